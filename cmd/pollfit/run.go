@@ -1,0 +1,132 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// A command is one pollfit subcommand. Each lives in its own file and
+// registers itself with register from an init function.
+type command struct {
+	name    string
+	summary string // one line for "pollfit help"
+	usage   string // "pollfit NAME [flags] ARGS"
+	example string // shown under --help
+	// flags adds the command's flags to fs and returns the function that
+	// runs it with the positional arguments once flags are parsed.
+	flags func(fs *pflag.FlagSet) func(env *env, args []string) error
+}
+
+// env is what a running command may touch.
+type env struct {
+	stdout, stderr io.Writer
+	args           []string // the whole command line after "pollfit"
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if commands[c.name] != nil {
+		panic("pollfit: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// usageError is a mistake in how pollfit was called: it exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// run runs pollfit with args (without the program name) and returns the
+// exit code: 0 on success, 1 on an error, 2 on a usage mistake.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "pollfit: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		help(stderr)
+		return usagef("no command given")
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "--help":
+		if len(args) > 1 {
+			if c := commands[args[1]]; c != nil {
+				fs, _ := newFlagSet(c)
+				commandHelp(stdout, c, fs)
+				return nil
+			}
+			return usagef("help: unknown command %q (run 'pollfit help')", args[1])
+		}
+		help(stdout)
+		return nil
+	}
+	c := commands[name]
+	if c == nil {
+		return usagef("unknown command %q (run 'pollfit help')", name)
+	}
+	fs, runner := newFlagSet(c)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			commandHelp(stdout, c, fs)
+			return nil
+		}
+		return usagef("%s: %v", name, err)
+	}
+	return runner(&env{stdout: stdout, stderr: stderr, args: args}, fs.Args())
+}
+
+func newFlagSet(c *command) (*pflag.FlagSet, func(*env, []string) error) {
+	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	runner := c.flags(fs)
+	return fs, runner
+}
+
+func help(w io.Writer) {
+	fmt.Fprintln(w, "pollfit fits the best polling schedule from observed settle times.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: pollfit COMMAND [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'pollfit COMMAND --help' for a command's flags and examples.")
+}
+
+func commandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", c.usage, c.summary)
+	if u := fs.FlagUsages(); u != "" {
+		fmt.Fprintf(w, "\nFlags:\n%s", u)
+	}
+	if c.example != "" {
+		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(c.example, "\n"))
+	}
+}

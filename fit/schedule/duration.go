@@ -1,0 +1,81 @@
+package schedule
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ParseDuration parses a duration in Go syntax ("500ms", "1.5s", "2m",
+// "1h30m"), with "d" for days of 24 hours ("3.5d", "1d12h") and "0".
+// A number without a unit other than 0 is an error, as is a negative
+// duration.
+func ParseDuration(s string) (time.Duration, error) {
+	if s == "0" {
+		return 0, nil
+	}
+	if s == "" {
+		return 0, fmt.Errorf("empty duration")
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return 0, fmt.Errorf("duration %q has no unit (write %ss, %sms, ...)", s, s, s)
+	}
+	if strings.HasPrefix(s, "-") {
+		return 0, fmt.Errorf("negative duration %q", s)
+	}
+	var days time.Duration
+	if i := strings.IndexByte(s, 'd'); i >= 0 {
+		f, err := strconv.ParseFloat(s[:i], 64)
+		if err != nil || f < 0 || s[:i] == "" || strings.ContainsAny(s[:i], "eE+-") {
+			return 0, fmt.Errorf("invalid duration %q", s)
+		}
+		if f*float64(24*time.Hour) > math.MaxInt64/2 {
+			return 0, fmt.Errorf("duration %q is too long", s)
+		}
+		days = time.Duration(math.Round(f * float64(24*time.Hour)))
+		s = s[i+1:]
+		if s == "" {
+			return days, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("negative duration %q", s)
+	}
+	return days + d, nil
+}
+
+// FormatDuration writes d in the canonical form ParseDuration reads:
+// "0s", "500ms", "1.5s", "2m", "1m30s", "1h5s", "1d12h"; ASCII "us"
+// for microseconds.
+func FormatDuration(d time.Duration) string {
+	if d == 0 {
+		return "0s"
+	}
+	var b strings.Builder
+	if d < 0 {
+		b.WriteByte('-')
+		d = -d
+	}
+	if d < time.Second {
+		return b.String() + strings.ReplaceAll(d.String(), "µ", "u")
+	}
+	for _, u := range []struct {
+		size time.Duration
+		name string
+	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}} {
+		if n := d / u.size; n > 0 {
+			fmt.Fprintf(&b, "%d%s", n, u.name)
+			d -= n * u.size
+		}
+	}
+	if d > 0 {
+		b.WriteString(strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s")
+	}
+	return b.String()
+}
