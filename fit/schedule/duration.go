@@ -75,7 +75,11 @@ func FormatDuration(d time.Duration) string {
 		}
 	}
 	if d > 0 {
-		b.WriteString(strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s")
+		b.WriteString(strconv.FormatInt(int64(d/time.Second), 10))
+		if frac := int64(d % time.Second); frac != 0 {
+			b.WriteString("." + strings.TrimRight(fmt.Sprintf("%09d", frac), "0"))
+		}
+		b.WriteString("s")
 	}
 	return b.String()
 }

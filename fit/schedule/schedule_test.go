@@ -1,0 +1,382 @@
+package schedule
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+const s = time.Second
+
+// The four versions of the seed post, with their asks by 30 s, 2 min and
+// 15 min worked out by hand:
+//
+// Before: asks 0 3 8 16 29 (5 by 30 s), then every 15 s from 29 s while
+// ≤ 120 s: 44 59 74 89 104 119 (11 by 2 min), then every 30 s from 119 s:
+// 149 + 30k ≤ 900 for k = 0..26, 27 more by 15 min... 149+30·25 = 899, so
+// k = 0..25, 26 asks: 37 by 15 min.
+//
+// 76cd188: 0 2 5 8 12, then 17 22 27 (8 by 30 s), ... 117 = 12 + 5·21
+// (26 by 2 min), then 117 + 15k ≤ 900 for k = 1..52 (78 by 15 min).
+//
+// a74b69e: 0 1, then 3 5 ... 29 (16 by 30 s), ... 119 = 1 + 2·59 (61 by
+// 2 min), then 119 + 5k ≤ 900 for k = 1..156 (217 by 15 min).
+//
+// Now: 0..30 every second (31), 32..120 every 2 s (45 more: 76), 125..300
+// every 5 s (36 more: 112 by 5 min), 315..900 every 15 s (40 more: 152),
+// and it stops at 15 min.
+var seeds = []struct {
+	name, dsl        string
+	by30, by2m, by15 int64
+	stops            bool
+}{
+	{"Before", "at 0s 3s 8s 16s 29s, 15s until 2m, 30s", 5, 11, 37, false},
+	{"76cd188", "at 0s 2s 5s 8s 12s, 5s until 2m, 15s", 8, 26, 78, false},
+	{"a74b69e", "at 0s 1s, 2s until 2m, 5s", 16, 61, 217, false},
+	{"Now", "1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m", 31, 76, 152, true},
+}
+
+func TestSeedSchedules(t *testing.T) {
+	for _, c := range seeds {
+		sc, err := Parse(c.dsl)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := Format(sc); got != c.dsl {
+			t.Errorf("%s: Format = %q, want the input back", c.name, got)
+		}
+		tl := sc.Timeline()
+		for _, k := range []struct {
+			at   time.Duration
+			want int64
+		}{{30 * s, c.by30}, {2 * time.Minute, c.by2m}, {15 * time.Minute, c.by15}} {
+			if got := tl.Count(k.at); got != k.want {
+				t.Errorf("%s: asks by %v = %d, want %d", c.name, k.at, got, k.want)
+			}
+		}
+		if sc.Stops() != c.stops {
+			t.Errorf("%s: Stops = %v, want %v", c.name, sc.Stops(), c.stops)
+		}
+	}
+}
+
+// The off-by-one of the seed post: "Before" was meant to start at 2 s
+// apart. The schedule language says the first gaps out loud.
+func TestBeforeGaps(t *testing.T) {
+	sc, _ := Parse(seeds[0].dsl)
+	asks, err := sc.Timeline().Asks(2 * time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Duration{0, 3 * s, 8 * s, 16 * s, 29 * s, 44 * s, 59 * s, 74 * s, 89 * s, 104 * s, 119 * s}
+	if len(asks) != len(want) {
+		t.Fatalf("asks = %v, want %v", asks, want)
+	}
+	for i := range want {
+		if asks[i] != want[i] {
+			t.Fatalf("asks = %v, want %v", asks, want)
+		}
+	}
+	if end, ok := sc.End(); ok {
+		t.Errorf("End = %v, want a schedule that never stops", end)
+	}
+	now, _ := Parse(seeds[3].dsl)
+	if end, ok := now.End(); !ok || end != 15*time.Minute {
+		t.Errorf("Now: End = %v, %v; want 15m, true", end, ok)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", "1:1: empty schedule"},
+		{"5", "1:1: duration \"5\" has no unit"},
+		{"at 0s 3s 3s", "1:10: ask at 3s is not after the previous ask at 3s\n\tat 0s 3s 3s\n\t         ^"},
+		{"5s until 2m, 1s until 1m", "1:14: 1s until 1m never asks"},
+		{"5s, 1s until 1m", "1:1: an interval without until must be the last clause"},
+		{"1s until 30s,\n  2x until 2m", "2:3: invalid duration \"2x\"\n\t  2x until 2m\n\t  ^"},
+		{"1s until", "1:9: expected a duration"},
+		{"1s until 30s,", "1:14: expected a clause after ,"},
+		{"1s until 30s 2s", "1:14: unexpected \"2s\""},
+		{"every 5m +2s", "1:10: expected at after every PERIOD"},
+		{"every 5m at +5m", "1:1: offset +5m is not within the period 5m"},
+		{"1s, reset on sig", "1:14: expected \"signal\""},
+		{"0s", "1:1: interval must be positive, not 0s"},
+		{"-1s until 5s", "1:1: negative duration"},
+	} {
+		_, err := Parse(c.in)
+		if err == nil {
+			t.Errorf("Parse(%q) succeeded, want error %q", c.in, c.want)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("Parse(%q) error:\n%s\nwant prefix:\n%s", c.in, err, c.want)
+		}
+	}
+}
+
+func TestDurations(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		d    time.Duration
+		back string
+	}{
+		{"0", 0, "0s"}, {"0s", 0, "0s"}, {"500ms", 500 * time.Millisecond, "500ms"},
+		{"1.5s", 1500 * time.Millisecond, "1.5s"}, {"90s", 90 * s, "1m30s"},
+		{"2m", 2 * time.Minute, "2m"}, {"1h30m", 90 * time.Minute, "1h30m"},
+		{"3.5d", 84 * time.Hour, "3d12h"}, {"1d12h", 36 * time.Hour, "1d12h"},
+		{"250us", 250 * time.Microsecond, "250us"}, {"3605s", 3605 * s, "1h5s"},
+		{"61.25s", 61250 * time.Millisecond, "1m1.25s"},
+	} {
+		d, err := ParseDuration(c.in)
+		if err != nil || d != c.d {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", c.in, d, err, c.d)
+		}
+		if got := FormatDuration(c.d); got != c.back {
+			t.Errorf("FormatDuration(%v) = %q, want %q", c.d, got, c.back)
+		}
+	}
+	for _, bad := range []string{"5", "1.5", "-2s", "2x", "d", "1e3d", ""} {
+		if _, err := ParseDuration(bad); err == nil {
+			t.Errorf("ParseDuration(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	for in, want := range map[string]string{
+		"at 0s, 1s until 30s":                           "1s until 30s",
+		"at 0 1s, at 2s, 5s":                            "at 0s 1s 2s, 5s",
+		"reset on signal, every 5m at +2s, 1s until 1m": "1s until 1m, every 5m at +2s, reset on signal",
+		"1S UNTIL 30S":                                  "",
+		"  1s   until 30s # fast first\n, 2s until 2m":  "1s until 30s, 2s until 2m",
+		"EVERY 1h AT +0s UNTIL 1d":                      "every 1h at +0s until 1d",
+	} {
+		sc, err := Parse(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("Parse(%q) succeeded; units are case-sensitive as in Go", in)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Parse(%q): %v", in, err)
+			continue
+		}
+		if got := Format(sc); got != want {
+			t.Errorf("Format(Parse(%q)) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// randomSchedule draws a valid schedule.
+func randomSchedule(r *rand.Rand) *Schedule {
+	sc := &Schedule{ResetOnSignal: r.IntN(3) == 0}
+	prev := time.Duration(-1)
+	n := r.IntN(4)
+	if n == 0 && r.IntN(2) == 0 {
+		n = 1
+	}
+	unit := []time.Duration{time.Millisecond, 100 * time.Millisecond, s, time.Minute}[r.IntN(4)]
+	for i := 0; i < n; i++ {
+		if r.IntN(3) == 0 && (i == 0 || !sc.Clauses[i-1].IsAt()) {
+			c := Clause{}
+			for k := 1 + r.IntN(4); k > 0; k-- {
+				prev += time.Duration(1+r.IntN(20)) * unit
+				c.At = append(c.At, prev)
+			}
+			if i == 0 && r.IntN(2) == 0 {
+				c.At[0] = 0
+			}
+			prev = c.At[len(c.At)-1]
+			sc.Clauses = append(sc.Clauses, c)
+			continue
+		}
+		prev = max(prev, 0)
+		c := Clause{Every: time.Duration(1+r.IntN(30)) * unit}
+		if i == n-1 && r.IntN(2) == 0 {
+			c.Forever = true
+		} else {
+			c.Until = prev + c.Every*time.Duration(1+r.IntN(50)) + time.Duration(r.IntN(int(c.Every)))
+			prev = c.last(prev)
+		}
+		sc.Clauses = append(sc.Clauses, c)
+	}
+	for k := r.IntN(3); k > 0 || (len(sc.Clauses) == 0 && len(sc.Aligned) == 0); k-- {
+		p := time.Duration(1+r.IntN(10)) * time.Minute
+		a := Aligned{Period: p}
+		for o := time.Duration(r.IntN(5)) * s; o < p && len(a.Offsets) < 3; o += time.Duration(1+r.IntN(40)) * s {
+			a.Offsets = append(a.Offsets, o)
+		}
+		if r.IntN(2) == 0 {
+			a.Until = time.Duration(1+r.IntN(120)) * time.Minute
+		}
+		sc.Aligned = append(sc.Aligned, a)
+	}
+	return sc
+}
+
+func TestRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000; i++ {
+		x := randomSchedule(r)
+		if err := x.Validate(); err != nil {
+			t.Fatalf("random schedule %d invalid: %v\n%#v", i, err, x)
+		}
+		text := Format(x)
+		y, err := Parse(text)
+		if err != nil {
+			t.Fatalf("Parse(Format(x)) for %q: %v", text, err)
+		}
+		if c := Canonical(x); !y.Equal(c) || Format(c) != text {
+			t.Fatalf("Parse(Format(x)) != x for %q: got %q", text, Format(y))
+		}
+		if again := Format(y); again != text {
+			t.Fatalf("Format not stable: %q then %q", text, again)
+		}
+	}
+}
+
+// TestTimelineBruteForce checks Count and Next against the explicit list
+// of asks, enumerated clause by clause independently of Timeline.
+func TestTimelineBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 500; i++ {
+		sc := randomSchedule(r)
+		if len(sc.Clauses) == 0 {
+			continue
+		}
+		limit := 3 * time.Hour
+		tl := sc.Timeline()
+		if tl.Count(limit) > 100_000 {
+			continue // keep the brute force quick
+		}
+		asks := expand(sc.Clauses, limit)
+		for k := 0; k < 200; k++ {
+			x := time.Duration(r.Int64N(int64(limit / 2)))
+			if k < len(asks) && k%2 == 0 {
+				x = asks[k] // exact ties
+			}
+			var count int64
+			next, hasNext := time.Duration(0), false
+			for _, a := range asks {
+				if a <= x {
+					count++
+				} else if !hasNext || a < next {
+					break
+				}
+			}
+			for _, a := range asks {
+				if a >= x {
+					next, hasNext = a, true
+					break
+				}
+			}
+			if got := tl.Count(x); got != count {
+				t.Fatalf("%s: Count(%v) = %d, want %d", Format(sc), x, got, count)
+			}
+			if got, ok := tl.Next(x); ok != hasNext || (ok && got != next) {
+				t.Fatalf("%s: Next(%v) = %v, %v; want %v, %v", Format(sc), x, got, ok, next, hasNext)
+			}
+		}
+	}
+}
+
+// expand lists the age-based asks ≤ limit straight from the definition.
+func expand(cs []Clause, limit time.Duration) []time.Duration {
+	var asks []time.Duration
+	prev := time.Duration(0)
+	for i, c := range cs {
+		if c.IsAt() {
+			asks = append(asks, c.At...)
+			prev = c.At[len(c.At)-1]
+			continue
+		}
+		if i == 0 {
+			asks = append(asks, 0)
+		}
+		for a := prev + c.Every; c.Forever && a <= limit || !c.Forever && a <= c.Until; a += c.Every {
+			asks = append(asks, a)
+			prev = a
+		}
+	}
+	var out []time.Duration
+	for _, a := range asks {
+		if a <= limit {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func TestAligned(t *testing.T) {
+	sc, err := Parse("every 5m at +2s +5s until 12m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Created at 12:03:00 UTC: boundaries at 12:05, 12:10, 12:15; asks at
+	// ages 2m2s, 2m5s, 7m2s, 7m5s (12:15:02 is age 12m2s > 12m).
+	created := time.Date(2026, 1, 1, 12, 3, 0, 0, time.UTC).UnixNano()
+	asks, err := sc.ItemAsks(created, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Duration{122 * s, 125 * s, 422 * s, 425 * s}
+	if len(asks) != len(want) {
+		t.Fatalf("asks = %v, want %v", asks, want)
+	}
+	for i := range want {
+		if asks[i] != want[i] {
+			t.Fatalf("asks = %v, want %v", asks, want)
+		}
+	}
+	a := sc.Aligned[0]
+	if n := a.Count(created, 7*time.Minute+3*s); n != 3 {
+		t.Errorf("Count by 7m3s = %d, want 3", n)
+	}
+	// An item created exactly at a boundary plus an offset is asked at age 0.
+	at := time.Date(2026, 1, 1, 12, 5, 2, 0, time.UTC).UnixNano()
+	if n, ok := a.Next(at, 0); !ok || n != 0 {
+		t.Errorf("Next(0) for an item created on an ask = %v, %v; want 0, true", n, ok)
+	}
+	// Before the Unix epoch the boundaries still fall on the clock.
+	old := time.Date(1969, 12, 31, 23, 58, 0, 0, time.UTC).UnixNano()
+	if n, ok := a.Next(old, 0); !ok || n != 2*time.Minute+2*s {
+		t.Errorf("Next before the epoch = %v, %v; want 2m2s", n, ok)
+	}
+}
+
+func TestMaxAsks(t *testing.T) {
+	sc, err := Parse("1ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sc.Timeline().Asks(24 * time.Hour); err == nil || !strings.Contains(err.Error(), "more than the 10000000") {
+		t.Errorf("Asks over a day at 1ms = %v, want a refusal", err)
+	}
+	if n := sc.Timeline().Count(24 * time.Hour); n != 86_400_001 {
+		t.Errorf("Count = %d, want 86400001 (counting needs no expansion)", n)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, c := range seeds {
+		f.Add(c.dsl)
+	}
+	f.Add("every 5m at +2s +5s until 1h, reset on signal")
+	f.Add("at 0 1s # comment\n, 2s until 1d")
+	f.Fuzz(func(t *testing.T, in string) {
+		sc, err := Parse(in)
+		if err != nil {
+			return
+		}
+		text := Format(sc)
+		back, err := Parse(text)
+		if err != nil {
+			t.Fatalf("Parse(Format(Parse(%q))) = %v", in, err)
+		}
+		if Format(back) != text {
+			t.Fatalf("Format not stable for %q", in)
+		}
+	})
+}
