@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&command{
+		name:    "eval",
+		summary: "replay settle-time logs under one or more schedules",
+		usage:   "pollfit eval --schedule [NAME=]SPEC... [--asks-by 30s,2m,15m] [--horizon D] [--json] LOG...",
+		example: `  pollfit eval --schedule before='at 0s 3s 8s 16s 29s, 15s until 2m, 30s' \
+               --schedule now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' \
+               --asks-by 30s,2m,15m testdata/payments.csv
+
+An item whose answer comes at age t is seen by the first ask at an age ≥ t;
+its lag is the difference and it costs every ask up to that one. A pending
+item costs the asks up to its censoring age; an answer after the last ask or
+the horizon is missed. Lag percentiles are nearest-rank over seen items.
+SPEC is a schedule in the schedule language (see 'pollfit help schedule' in
+the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
+'exponential(initial=1s, factor=2, max=1m)'.`,
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			specs := fs.StringArrayP("schedule", "s", nil, "schedule to replay, [NAME=]SPEC (repeatable)")
+			asksBy := fs.String("asks-by", "30s,2m,15m", "ages at which to count asks for an item that never settles")
+			horizon := fs.String("horizon", "", "stop asking at this age (default: the end of a stopping schedule; for one that never stops, its first ask at or after the largest final age)")
+			asJSON := fs.Bool("json", false, "print JSON")
+			rf := addReadFlags(fs)
+			return func(e *env, args []string) error {
+				if len(*specs) == 0 {
+					return usagef("eval: give at least one --schedule")
+				}
+				if len(args) == 0 {
+					return usagef("eval: give at least one LOG")
+				}
+				opt := fit.ReplayOptions{}
+				var err error
+				if opt.AsksBy, err = parseDurationList(*asksBy); err != nil {
+					return usagef("eval: --asks-by: %v", err)
+				}
+				if *horizon != "" {
+					if opt.Horizon, err = schedule.ParseDuration(*horizon); err != nil || opt.Horizon <= 0 {
+						return usagef("eval: --horizon: %v", orPositive(err, *horizon))
+					}
+				}
+				named, err := parseSpecs(*specs)
+				if err != nil {
+					return err
+				}
+				ropt, err := rf.options()
+				if err != nil {
+					return err
+				}
+				items, stats, err := estimate.Read(args, ropt)
+				if err != nil {
+					return err
+				}
+				for _, w := range stats.Warnings {
+					fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
+				}
+				var ms []fit.Metrics
+				for _, n := range named {
+					m, err := fit.Replay(n.sched, items, opt)
+					if err != nil {
+						return fmt.Errorf("eval: %s: %v", n.name, err)
+					}
+					m.Name = n.name
+					ms = append(ms, m)
+				}
+				top := opt.Horizon
+				if top == 0 {
+					top = fit.LargestFinalAge(items)
+				}
+				if *asJSON {
+					return printEvalJSON(e, top, ms)
+				}
+				printEvalTable(e, ms, stats)
+				return nil
+			}
+		},
+	})
+}
+
+func orPositive(err error, s string) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("must be positive, not %s", s)
+}
+
+// parseDurationList reads "30s,2m,15m"; "" is an empty list.
+func parseDurationList(s string) ([]time.Duration, error) {
+	var out []time.Duration
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := schedule.ParseDuration(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func printEvalJSON(e *env, horizon time.Duration, ms []fit.Metrics) error {
+	out := struct {
+		Horizon   float64       `json:"horizon_s"`
+		Schedules []fit.Metrics `json:"schedules"`
+	}{horizon.Seconds(), ms}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func printEvalTable(e *env, ms []fit.Metrics, stats estimate.ReadStats) {
+	fmt.Fprintf(e.stdout, "%d items: %d final, %d pending", stats.Items, stats.Final, stats.Pending)
+	if n := skippedTotal(stats); n > 0 {
+		fmt.Fprintf(e.stdout, ", %d rows skipped", n)
+	}
+	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(e.stdout)
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "name\tseen\tmissed\tpending\tlag mean\tp50\tp90\tp95\tp99\tmax\treq/item"
+	if len(ms) > 0 {
+		for _, d := range ms[0].AsksByAges {
+			head += "\tby " + schedule.FormatDuration(d)
+		}
+	}
+	fmt.Fprintln(tw, head+"\thorizon\t")
+	for _, m := range ms {
+		l := m.Lag
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f", m.Name, m.Detected, m.Missed, m.Pending,
+			secs(l.Mean), secs(l.P50), secs(l.P90), secs(l.P95), secs(l.P99), secs(l.Max), m.RequestsPerItem)
+		for _, a := range m.AsksBy {
+			fmt.Fprintf(tw, "\t%s", count(a))
+		}
+		fmt.Fprintf(tw, "\t%s\t\n", schedule.FormatDuration(m.Horizon))
+	}
+	tw.Flush()
+	fmt.Fprintln(e.stdout)
+	for _, m := range ms {
+		fmt.Fprintf(e.stdout, "%s: %s\n", m.Name, m.Schedule)
+	}
+}
+
+func skippedTotal(stats estimate.ReadStats) int64 {
+	var n int64
+	for _, c := range stats.Skipped {
+		n += c
+	}
+	return n
+}
+
+// secs formats seconds for a table: "1.23s", or "-" when undefined.
+func secs(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fs", x)
+}
+
+// count formats a count that may be fractional (expected aligned asks).
+func count(x float64) string {
+	if x == math.Trunc(x) {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.1f", x)
+}

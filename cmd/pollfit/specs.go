@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// namedSchedule is a --schedule or --baseline argument resolved.
+type namedSchedule struct {
+	name  string
+	spec  string
+	sched *schedule.Schedule
+}
+
+// specName matches the NAME= prefix of a named spec; a strategy's own
+// "key=value" arguments sit inside parentheses and do not match.
+var specName = regexp.MustCompile(`^\s*([A-Za-z0-9_.:-]+)\s*=`)
+
+// splitSpec splits "NAME=SPEC"; a spec without a name is named after
+// itself.
+func splitSpec(arg string) (name, spec string) {
+	if m := specName.FindStringSubmatch(arg); m != nil {
+		return m[1], arg[len(m[0]):]
+	}
+	return arg, arg
+}
+
+func parseSpecs(args []string) ([]namedSchedule, error) {
+	var out []namedSchedule
+	seen := map[string]bool{}
+	for _, a := range args {
+		name, spec := splitSpec(a)
+		if seen[name] {
+			return nil, usagef("schedule name %q given twice", name)
+		}
+		seen[name] = true
+		s, err := resolveSpec(spec)
+		if err != nil {
+			return nil, fmt.Errorf("schedule %s: %v", name, err)
+		}
+		out = append(out, namedSchedule{name: name, spec: spec, sched: s})
+	}
+	return out, nil
+}
+
+// resolveSpec turns a spec into a schedule: the schedule language, or
+// @FILE.
+func resolveSpec(spec string) (*schedule.Schedule, error) {
+	return schedule.Parse(spec)
+}

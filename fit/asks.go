@@ -1,0 +1,99 @@
+package fit
+
+import (
+	"slices"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// replayer holds what replaying one schedule needs, compiled once.
+type replayer struct {
+	tl      *schedule.Timeline
+	aligned []schedule.Aligned
+	reset   bool
+	atZero  int64 // 1 if the timeline asks at age 0
+	buf     []time.Duration
+}
+
+func newReplayer(s *schedule.Schedule) *replayer {
+	r := &replayer{tl: s.Timeline(), aligned: s.Aligned, reset: s.ResetOnSignal}
+	r.atZero = r.tl.Count(0)
+	return r
+}
+
+// itemAsks answers questions about the asks made to one item.
+type itemAsks struct {
+	*replayer
+	created int64
+	signal  time.Duration // < 0: none, or the schedule ignores signals
+}
+
+func (r *replayer) item(it estimate.Item) itemAsks {
+	v := itemAsks{replayer: r, created: it.Created, signal: -1}
+	if r.reset && it.HasSignal() && it.Signal >= 0 {
+		v.signal = nanos(it.Signal)
+	}
+	return v
+}
+
+// ageCount counts age-based asks at ages ≤ x, with the restart at the
+// signal: asks before the signal, one at it, then the timeline's asks
+// after age 0 shifted by the signal.
+func (v itemAsks) ageCount(x time.Duration) int64 {
+	g := v.signal
+	if g < 0 || x < g {
+		return v.tl.Count(x)
+	}
+	return v.tl.Count(g-1) + 1 + v.tl.Count(x-g) - v.atZero
+}
+
+// ageNext is the first age-based ask at or after x.
+func (v itemAsks) ageNext(x time.Duration) (time.Duration, bool) {
+	g := v.signal
+	if g < 0 {
+		return v.tl.Next(x)
+	}
+	if x <= g {
+		if a, ok := v.tl.Next(x); ok && a < g {
+			return a, true
+		}
+		return g, true
+	}
+	a, ok := v.tl.Next(x - g)
+	return g + a, ok
+}
+
+// next is the first ask of any kind at or after x.
+func (v itemAsks) next(x time.Duration) (time.Duration, bool) {
+	best, ok := v.ageNext(x)
+	for _, a := range v.aligned {
+		if n, aok := a.Next(v.created, x); aok && (!ok || n < best) {
+			best, ok = n, true
+		}
+	}
+	return best, ok
+}
+
+// count is the number of asks at ages ≤ x, each age once.
+func (v itemAsks) count(x time.Duration) int64 {
+	n := v.ageCount(x)
+	if len(v.aligned) == 0 || x < 0 {
+		return n
+	}
+	extra := v.buf[:0]
+	for _, a := range v.aligned {
+		for at, ok := a.Next(v.created, 0); ok && at <= x; at, ok = a.Next(v.created, at+1) {
+			if b, bok := v.ageNext(at); !bok || b != at {
+				extra = append(extra, at)
+			}
+		}
+	}
+	if len(v.aligned) > 1 {
+		slices.Sort(extra)
+		extra = slices.Compact(extra)
+	}
+	v.buf = extra
+	return n + int64(len(extra))
+}

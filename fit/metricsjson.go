@@ -1,0 +1,85 @@
+package fit
+
+import (
+	"encoding/json"
+	"math"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// MarshalJSON writes m in the shape pollfit eval --json prints, seconds
+// as numbers and undefined figures (lags when nothing was detected) as
+// null:
+//
+//	{"name": "now", "schedule": "<canonical DSL>", "horizon_s": 900,
+//	 "items": 1000, "detected": 900, "missed": 10, "pending": 90,
+//	 "lag_s": {"mean": 1.2, "p50": 0.9, "p90": 2.1, "p95": 2.6, "p99": 3.9, "max": 4.8},
+//	 "requests_per_item": 17.5, "asks_by": {"30s": 31, "2m": 76}}
+//
+// asks_by is keyed by the canonical durations of AsksByAges.
+func (m Metrics) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Name            string        `json:"name"`
+		Schedule        string        `json:"schedule"`
+		Horizon         float64       `json:"horizon_s"`
+		Items           int           `json:"items"`
+		Detected        int           `json:"detected"`
+		Missed          int           `json:"missed"`
+		Pending         int           `json:"pending"`
+		Lag             lagJSONFields `json:"lag_s"`
+		RequestsPerItem *float64      `json:"requests_per_item"`
+		AsksBy          orderedFloats `json:"asks_by"`
+	}{
+		Name: m.Name, Schedule: m.Schedule, Horizon: m.Horizon.Seconds(),
+		Items: m.Items, Detected: m.Detected, Missed: m.Missed, Pending: m.Pending,
+		Lag:             lagJSONFields{num(m.Lag.Mean), num(m.Lag.P50), num(m.Lag.P90), num(m.Lag.P95), num(m.Lag.P99), num(m.Lag.Max)},
+		RequestsPerItem: num(m.RequestsPerItem),
+	}
+	for i, v := range m.AsksBy {
+		if i < len(m.AsksByAges) {
+			out.AsksBy = append(out.AsksBy, keyed{schedule.FormatDuration(m.AsksByAges[i]), v})
+		}
+	}
+	return json.Marshal(out)
+}
+
+type lagJSONFields struct {
+	Mean *float64 `json:"mean"`
+	P50  *float64 `json:"p50"`
+	P90  *float64 `json:"p90"`
+	P95  *float64 `json:"p95"`
+	P99  *float64 `json:"p99"`
+	Max  *float64 `json:"max"`
+}
+
+// num is nil (null in JSON) for NaN and infinities.
+func num(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+type keyed struct {
+	key string
+	val float64
+}
+
+// orderedFloats is a JSON object that keeps its keys in order.
+type orderedFloats []keyed
+
+func (o orderedFloats) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, kv := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(kv.key)
+		v, err := json.Marshal(num(kv.val))
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}

@@ -1,0 +1,188 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// ReplayOptions are the settings of Replay. The zero value is usable.
+type ReplayOptions struct {
+	// Horizon is the age after which the client stops asking. Zero means
+	// the end of a stopping schedule, or for a schedule that never stops
+	// its first ask at or after the largest final age among the items
+	// (so that it sees every answer in the log).
+	Horizon time.Duration
+	// AsksBy lists ages at which to count the asks made to an item that
+	// never settles (inclusive), reported in Metrics.AsksBy.
+	AsksBy []time.Duration
+}
+
+// LagStats summarises lags in seconds over detected items: the mean and
+// nearest-rank percentiles. All are NaN when no item was detected.
+type LagStats struct {
+	Mean, P50, P90, P95, P99, Max float64
+}
+
+// Metrics is the result of replaying a log under a schedule.
+type Metrics struct {
+	Name     string
+	Schedule string // canonical form
+	Horizon  time.Duration
+	// Items = Detected + Missed + Pending.
+	Items, Detected, Missed, Pending int
+	Lag                              LagStats
+	// RequestsPerItem is the mean number of asks over all items.
+	RequestsPerItem float64
+	// AsksBy[i] is the number of asks by ReplayOptions.AsksBy[i] for an
+	// item that never settles and gets no signal. Wall-clock aligned
+	// asks count their expectation over a uniformly random creation
+	// phase, so the figure may be fractional.
+	AsksBy []float64
+	// AsksByAges are the ages of AsksBy.
+	AsksByAges []time.Duration
+}
+
+// Replay replays items under schedule s, exactly:
+//
+//   - an item whose final answer comes at age t is detected by the first
+//     ask at an age a ≥ t (an ask at exactly t sees it) with a within the
+//     horizon; its lag is a − t and it costs every ask up to and
+//     including a;
+//   - an item still pending when last seen, at age c, costs the asks at
+//     ages ≤ min(c, horizon) and has no lag;
+//   - an item whose answer comes after the schedule's last ask or after
+//     the horizon is missed: it costs every ask ≤ horizon.
+//
+// Ages are compared in whole nanoseconds, so ties are exact. Signals
+// (Item.Signal) matter only to a schedule with reset on signal: the
+// client asks at the signal and restarts the age-based clauses from it.
+// Wall-clock aligned asks need Item.Created.
+func Replay(s *schedule.Schedule, items []estimate.Item, opt ReplayOptions) (Metrics, error) {
+	if err := s.Validate(); err != nil {
+		return Metrics{}, err
+	}
+	if len(items) == 0 {
+		return Metrics{}, errors.New("replay: no items")
+	}
+	m := Metrics{Schedule: schedule.Format(s), Items: len(items)}
+	m.Horizon = replayHorizon(s, items, opt.Horizon)
+	r := newReplayer(s)
+	if len(s.Aligned) > 0 {
+		for i, it := range items {
+			if !it.HasCreated() {
+				return Metrics{}, fmt.Errorf("replay: item %d has no creation time, which wall-clock aligned asks need", i+1)
+			}
+		}
+	}
+	lags := make([]float64, 0, len(items))
+	var requests int64
+	for _, it := range items {
+		v := r.item(it)
+		switch {
+		case !it.Status.Final():
+			m.Pending++
+			requests += v.count(min(nanos(it.Age), m.Horizon))
+		default:
+			t := nanos(it.Age)
+			if a, ok := v.next(t); ok && a <= m.Horizon {
+				m.Detected++
+				lags = append(lags, (a - t).Seconds())
+				requests += v.count(a)
+			} else {
+				m.Missed++
+				requests += v.count(m.Horizon)
+			}
+		}
+	}
+	m.RequestsPerItem = float64(requests) / float64(len(items))
+	m.Lag = lagStats(lags)
+	for _, t := range opt.AsksBy {
+		m.AsksBy = append(m.AsksBy, AsksBy(s, t))
+	}
+	m.AsksByAges = opt.AsksBy
+	return m, nil
+}
+
+// nanos converts an age in seconds to whole nanoseconds.
+func nanos(sec float64) time.Duration { return time.Duration(math.Round(sec * 1e9)) }
+
+// replayHorizon is Replay's horizon: the given one, the end of a stopping
+// schedule, or for a schedule that never stops the first ask at or after
+// the largest final age, so that such a schedule sees every answer in
+// the log, as it would in life.
+func replayHorizon(s *schedule.Schedule, items []estimate.Item, given time.Duration) time.Duration {
+	if given > 0 {
+		return given
+	}
+	if end, ok := s.End(); ok {
+		return end
+	}
+	last := LargestFinalAge(items)
+	if a, ok := s.Timeline().Next(last); ok {
+		return a
+	}
+	for _, al := range s.Aligned {
+		if al.Until == 0 {
+			return last + al.Period
+		}
+	}
+	return last
+}
+
+// LargestFinalAge is the largest age of a final answer among items, or
+// the largest age of any item when none is final.
+func LargestFinalAge(items []estimate.Item) time.Duration {
+	var final, any time.Duration
+	for _, it := range items {
+		a := nanos(it.Age)
+		any = max(any, a)
+		if it.Status.Final() {
+			final = max(final, a)
+		}
+	}
+	if final > 0 {
+		return final
+	}
+	return any
+}
+
+// AsksBy is the number of asks by age t (inclusive) for an item that never
+// settles and gets no signal. Each wall-clock aligned clause adds its
+// expected count over a uniformly random creation phase, offsets × t/P
+// (up to its until).
+func AsksBy(s *schedule.Schedule, t time.Duration) float64 {
+	n := float64(s.Timeline().Count(t))
+	for _, a := range s.Aligned {
+		span := t
+		if a.Until > 0 {
+			span = min(span, a.Until)
+		}
+		n += float64(len(a.Offsets)) * span.Seconds() / a.Period.Seconds()
+	}
+	return n
+}
+
+// lagStats computes the mean and nearest-rank percentiles of lags, which
+// it sorts in place.
+func lagStats(lags []float64) LagStats {
+	n := len(lags)
+	if n == 0 {
+		nan := math.NaN()
+		return LagStats{nan, nan, nan, nan, nan, nan}
+	}
+	sortNonNegative(lags)
+	var sum float64
+	for _, l := range lags {
+		sum += l
+	}
+	rank := func(p float64) float64 {
+		k := int(math.Ceil(p / 100 * float64(n)))
+		return lags[max(k, 1)-1]
+	}
+	return LagStats{Mean: sum / float64(n), P50: rank(50), P90: rank(90), P95: rank(95), P99: rank(99), Max: lags[n-1]}
+}

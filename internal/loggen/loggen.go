@@ -1,0 +1,165 @@
+// Package loggen generates realistic settle-time logs from seeded models,
+// for pollfit's sample data, tests and benchmarks.
+//
+// Every model creates items at a steady Poisson rate over a window that
+// ends at the observation time End; an item whose answer would come after
+// End is pending in the log (right-censored), as in a real export.
+// Times are whole milliseconds, as databases usually store them.
+//
+// The models:
+//
+//   - Payments, the seed post's mix: 30% wallet payments settle almost at
+//     once (lognormal, median 1.2 s, σ 0.5); 55% mobile money settle once
+//     the customer approves the prompt (lognormal, median 12 s, σ 0.6:
+//     nine in ten within 26 s), 3% of which are declined (failed, median
+//     20 s); 10% drag on for minutes (lognormal, median 90 s, σ 0.8); 2%
+//     are stuck and never settle. A push reaches the client for 70% of
+//     final answers, a lognormal delay (median 1.5 s, σ 0.5) after it.
+//   - Deadline: 75% approve (lognormal, median 10 s, σ 0.5) and 25% ignore
+//     the prompt, which fails at the 60 s timeout (±50 ms).
+//   - Batch: 80% settle in the batch run just after the first 5-minute
+//     UTC wall-clock boundary after creation (lognormal, median 3 s, σ 0.3,
+//     after the boundary); 20% settle on their own (lognormal, median 20 s,
+//     σ 0.7).
+package loggen
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+)
+
+// End is the observation time of every generated log.
+var End = time.Date(2026, 11, 2, 12, 0, 0, 0, time.UTC)
+
+// Window is how long before End items are created.
+const Window = 24 * time.Hour
+
+// A Model draws the outcome of one item created at created.
+type Model func(r *rand.Rand, created time.Time) Outcome
+
+// Outcome is what happens to one item. Settle < 0 means never.
+type Outcome struct {
+	Settle time.Duration // age of the final answer, < 0 for never
+	Failed bool
+	Signal time.Duration // age of a signal, < 0 for none
+}
+
+// Models lists the models by name, for the CLI.
+var Models = map[string]Model{"payments": Payments, "deadline": Deadline, "batch": Batch}
+
+func lognormal(r *rand.Rand, median time.Duration, sigma float64) time.Duration {
+	return time.Duration(float64(median) * math.Exp(sigma*r.NormFloat64()))
+}
+
+// Payments is the seed post's payment mix (see the package doc).
+func Payments(r *rand.Rand, _ time.Time) Outcome {
+	o := Outcome{Signal: -1}
+	switch u := r.Float64(); {
+	case u < 0.30:
+		o.Settle = lognormal(r, 1200*time.Millisecond, 0.5)
+	case u < 0.30+0.55*0.97:
+		o.Settle = lognormal(r, 12*time.Second, 0.6)
+	case u < 0.85:
+		o.Settle, o.Failed = lognormal(r, 20*time.Second, 0.6), true
+	case u < 0.98:
+		o.Settle = lognormal(r, 90*time.Second, 0.8)
+	default:
+		o.Settle = -1
+	}
+	if o.Settle >= 0 && r.Float64() < 0.7 {
+		o.Signal = o.Settle + lognormal(r, 1500*time.Millisecond, 0.5)
+	}
+	return o
+}
+
+// Deadline is the timeout model (see the package doc).
+func Deadline(r *rand.Rand, _ time.Time) Outcome {
+	if r.Float64() < 0.75 {
+		return Outcome{Settle: lognormal(r, 10*time.Second, 0.5), Signal: -1}
+	}
+	jitter := time.Duration((r.Float64()*2 - 1) * float64(50*time.Millisecond))
+	return Outcome{Settle: 60*time.Second + jitter, Failed: true, Signal: -1}
+}
+
+// Batch is the wall-clock batch model (see the package doc).
+func Batch(r *rand.Rand, created time.Time) Outcome {
+	if r.Float64() < 0.8 {
+		const period = 5 * time.Minute
+		next := created.Truncate(period).Add(period)
+		at := next.Add(lognormal(r, 3*time.Second, 0.3))
+		return Outcome{Settle: at.Sub(created), Signal: -1}
+	}
+	return Outcome{Settle: lognormal(r, 20*time.Second, 0.7), Signal: -1}
+}
+
+// Rows generates n log rows from model m with the given seed, sorted by
+// creation time.
+func Rows(m Model, n int, seed uint64) []estimate.LogRow {
+	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	created := make([]time.Time, n)
+	start := End.Add(-Window)
+	for i := range created {
+		created[i] = start.Add(time.Duration(r.Int64N(int64(Window)))).Truncate(time.Millisecond)
+	}
+	sort.Slice(created, func(i, j int) bool { return created[i].Before(created[j]) })
+	rows := make([]estimate.LogRow, n)
+	for i, c := range created {
+		rows[i] = row(c, m(r, c))
+	}
+	return rows
+}
+
+func row(c time.Time, o Outcome) estimate.LogRow {
+	lr := estimate.LogRow{Created: c, Status: "pending"}
+	if o.Settle < 0 {
+		return lr
+	}
+	settled := c.Add(o.Settle).Truncate(time.Millisecond)
+	if settled.After(End) {
+		return lr
+	}
+	lr.Settled, lr.Status = settled, "settled"
+	if o.Failed {
+		lr.Status = "failed"
+	}
+	if o.Signal >= 0 {
+		if sig := c.Add(o.Signal).Truncate(time.Millisecond); !sig.After(End) {
+			lr.Signal = sig
+		}
+	}
+	return lr
+}
+
+// Items converts generated rows to items as a reader would, censoring
+// pending rows at End.
+func Items(rows []estimate.LogRow) []estimate.Item {
+	items := make([]estimate.Item, len(rows))
+	for i, lr := range rows {
+		it := estimate.Item{Created: lr.Created.UnixNano(), Signal: math.NaN(), Status: estimate.Pending, Age: End.Sub(lr.Created).Seconds()}
+		if !lr.Settled.IsZero() {
+			it.Age = lr.Settled.Sub(lr.Created).Seconds()
+			it.Status = estimate.Settled
+			if lr.Status == "failed" {
+				it.Status = estimate.Failed
+			}
+		}
+		if !lr.Signal.IsZero() {
+			it.Signal = lr.Signal.Sub(lr.Created).Seconds()
+		}
+		items[i] = it
+	}
+	return items
+}
+
+// Lookup returns the model called name.
+func Lookup(name string) (Model, error) {
+	if m, ok := Models[name]; ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("unknown model %q (payments, deadline, batch)", name)
+}
