@@ -57,16 +57,9 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 				if err != nil {
 					return err
 				}
-				ropt, err := rf.options()
+				items, stats, err := rf.read(e, args)
 				if err != nil {
 					return err
-				}
-				items, stats, err := estimate.Read(args, ropt)
-				if err != nil {
-					return err
-				}
-				for _, w := range stats.Warnings {
-					fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
 				}
 				var ms []fit.Metrics
 				for _, n := range named {

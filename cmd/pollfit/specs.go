@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
@@ -46,7 +47,7 @@ func parseSpecs(args []string) ([]namedSchedule, error) {
 }
 
 // resolveSpec turns a spec into a schedule: the schedule language, or
-// @FILE.
+// @FILE holding the language or an exported JSON document.
 func resolveSpec(spec string) (*schedule.Schedule, error) {
-	return schedule.Parse(spec)
+	return export.ParseSpec(spec)
 }
