@@ -16,7 +16,9 @@ import (
 //	 "lag_s": {"mean": 1.2, "p50": 0.9, "p90": 2.1, "p95": 2.6, "p99": 3.9, "max": 4.8},
 //	 "requests_per_item": 17.5, "asks_by": {"30s": 31, "2m": 76}}
 //
-// asks_by is keyed by the canonical durations of AsksByAges.
+// asks_by is keyed by the canonical durations of AsksByAges. A
+// randomised strategy adds "spread": {"runs", "lag_mean_s_p10_p90",
+// "requests_per_item_p10_p90"}.
 func (m Metrics) MarshalJSON() ([]byte, error) {
 	out := struct {
 		Name            string        `json:"name"`
@@ -29,6 +31,7 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 		Lag             lagJSONFields `json:"lag_s"`
 		RequestsPerItem *float64      `json:"requests_per_item"`
 		AsksBy          orderedFloats `json:"asks_by"`
+		Spread          *spreadJSON   `json:"spread,omitempty"`
 	}{
 		Name: m.Name, Schedule: m.Schedule, Horizon: m.Horizon.Seconds(),
 		Items: m.Items, Detected: m.Detected, Missed: m.Missed, Pending: m.Pending,
@@ -40,7 +43,18 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 			out.AsksBy = append(out.AsksBy, keyed{schedule.FormatDuration(m.AsksByAges[i]), v})
 		}
 	}
+	if sp := m.Spread; sp != nil {
+		out.Spread = &spreadJSON{sp.Runs, [2]*float64{num(sp.LagMean[0]), num(sp.LagMean[1])},
+			[2]*float64{num(sp.RequestsPerItem[0]), num(sp.RequestsPerItem[1])}}
+	}
 	return json.Marshal(out)
+}
+
+// spreadJSON is Spread as JSON: [p10, p90] pairs.
+type spreadJSON struct {
+	Runs            int         `json:"runs"`
+	LagMean         [2]*float64 `json:"lag_mean_s_p10_p90"`
+	RequestsPerItem [2]*float64 `json:"requests_per_item_p10_p90"`
 }
 
 type lagJSONFields struct {

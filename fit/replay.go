@@ -45,6 +45,9 @@ type Metrics struct {
 	AsksBy []float64
 	// AsksByAges are the ages of AsksBy.
 	AsksByAges []time.Duration
+	// Spread is set for a randomised strategy replayed over several
+	// realisations (ReplayStrategy); the figures above are then medians.
+	Spread *Spread
 }
 
 // Replay replays items under schedule s, exactly:

@@ -35,6 +35,8 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 			asksBy := fs.String("asks-by", "30s,2m,15m", "ages at which to count asks for an item that never settles")
 			horizon := fs.String("horizon", "", "stop asking at this age (default: the end of a stopping schedule; for one that never stops, its first ask at or after the largest final age)")
 			asJSON := fs.Bool("json", false, "print JSON")
+			seed := fs.Uint64("seed", 1, "random seed for strategies with jitter")
+			runs := fs.Int("runs", 20, "realisations of a strategy with jitter (Monte Carlo)")
 			rf := addReadFlags(fs)
 			return func(e *env, args []string) error {
 				if len(*specs) == 0 {
@@ -63,11 +65,10 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 				}
 				var ms []fit.Metrics
 				for _, n := range named {
-					m, err := fit.Replay(n.sched, items, opt)
+					m, err := n.replay(items, opt, *seed, *runs)
 					if err != nil {
 						return fmt.Errorf("eval: %s: %v", n.name, err)
 					}
-					m.Name = n.name
 					ms = append(ms, m)
 				}
 				top := opt.Horizon
@@ -139,12 +140,16 @@ func printEvalTable(e *env, ms []fit.Metrics, stats estimate.ReadStats) {
 		for _, a := range m.AsksBy {
 			fmt.Fprintf(tw, "\t%s", count(a))
 		}
-		fmt.Fprintf(tw, "\t%s\t\n", schedule.FormatDuration(m.Horizon))
+		fmt.Fprintf(tw, "\t%s\t\n", schedule.FormatDuration(m.Horizon.Round(time.Millisecond)))
 	}
 	tw.Flush()
 	fmt.Fprintln(e.stdout)
 	for _, m := range ms {
 		fmt.Fprintf(e.stdout, "%s: %s\n", m.Name, m.Schedule)
+		if sp := m.Spread; sp != nil {
+			fmt.Fprintf(e.stdout, "  medians of %d realisations; 10th-90th percentile: lag mean %s-%s, req/item %.2f-%.2f\n",
+				sp.Runs, secs(sp.LagMean[0]), secs(sp.LagMean[1]), sp.RequestsPerItem[0], sp.RequestsPerItem[1])
+		}
 	}
 }
 

@@ -2,17 +2,23 @@ package main
 
 import (
 	"fmt"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
 	"regexp"
 
 	"github.com/pollfit/pollfit/export"
+	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// namedSchedule is a --schedule or --baseline argument resolved.
+// namedSchedule is a --schedule or --baseline argument resolved: a
+// schedule, or a retry strategy (sched is then nil).
 type namedSchedule struct {
-	name  string
-	spec  string
-	sched *schedule.Schedule
+	name     string
+	spec     string
+	sched    *schedule.Schedule
+	strategy backoff.Strategy
 }
 
 // specName matches the NAME= prefix of a named spec; a strategy's own
@@ -37,11 +43,17 @@ func parseSpecs(args []string) ([]namedSchedule, error) {
 			return nil, usagef("schedule name %q given twice", name)
 		}
 		seen[name] = true
-		s, err := resolveSpec(spec)
+		n := namedSchedule{name: name, spec: spec}
+		var err error
+		if backoff.IsSpec(spec) {
+			n.strategy, err = backoff.Parse(spec)
+		} else {
+			n.sched, err = resolveSpec(spec)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("schedule %s: %v", name, err)
 		}
-		out = append(out, namedSchedule{name: name, spec: spec, sched: s})
+		out = append(out, n)
 	}
 	return out, nil
 }
@@ -50,4 +62,17 @@ func parseSpecs(args []string) ([]namedSchedule, error) {
 // @FILE holding the language or an exported JSON document.
 func resolveSpec(spec string) (*schedule.Schedule, error) {
 	return export.ParseSpec(spec)
+}
+
+// replay replays a named schedule or strategy on items.
+func (n namedSchedule) replay(items []estimate.Item, opt fit.ReplayOptions, seed uint64, runs int) (fit.Metrics, error) {
+	var m fit.Metrics
+	var err error
+	if n.strategy != nil {
+		m, err = fit.ReplayStrategy(n.strategy, items, opt, seed, runs)
+	} else {
+		m, err = fit.Replay(n.sched, items, opt)
+	}
+	m.Name = n.name
+	return m, err
 }

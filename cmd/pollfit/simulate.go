@@ -1,0 +1,320 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/backoff"
+	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/fit/simulate"
+)
+
+func init() {
+	register(&command{
+		name:    "simulate",
+		summary: "simulate a crowd of clients retrying against a server of limited capacity",
+		usage:   "pollfit simulate --capacity N/PERIOD --strategy SPEC [--strategy SPEC...] [flags]",
+		example: `  # The retry-storm study: 200 agents at once, 20 calls/s, answers in 1.07 s.
+  pollfit simulate --clients 200 --capacity 20/s --answer 1.07s --runs 50 \
+      --strategy 'constant(100ms)' \
+      --strategy 'exponential(initial=100ms, factor=2, max=20s)' \
+      --strategy 'exponential(initial=100ms, factor=2, max=20s, jitter=full)'
+
+  # Arrivals as a Poisson stream, a polling schedule as the policy.
+  pollfit simulate --clients 1000 --arrivals 50/s --capacity 40/s --strategy '1s until 30s, 5s'
+
+  # The load of a polling fleet on its status endpoint: 50 items/s
+  # settling at 40 s, and a burst of 1000 created together.
+  pollfit simulate --fleet --arrivals 50/s --settle 40s --burst 1000 \
+      --strategy 'exponential(initial=1s, max=10s)' \
+      --strategy 'exponential(initial=1s, max=10s, jitter=full)'
+
+Each cell is the median over the runs, with the 10th-90th percentile
+range in brackets when the runs differ. Served times are from a
+client's arrival to its answer, in seconds. See the documentation of
+package fit/simulate for the exact model.`,
+		flags: simulateFlags,
+	})
+}
+
+type simFlags struct {
+	clients, runs, burst        int
+	arrivals, capacity, horizon string
+	arrivalsLog, answerLog      string
+	settle, maxAge, duration    string
+	answer                      time.Duration
+	strategies                  []string
+	seed                        uint64
+	asJSON, fleet               bool
+}
+
+func simulateFlags(fs *pflag.FlagSet) func(*env, []string) error {
+	f := &simFlags{}
+	fs.IntVar(&f.clients, "clients", 100, "number of clients")
+	fs.StringVar(&f.arrivals, "arrivals", "all", `"all" (every client at time 0) or a Poisson rate N/PERIOD, e.g. 50/s`)
+	fs.StringVar(&f.arrivalsLog, "arrivals-log", "", "clients arrive at the creation times of this log (created_at column), from its first")
+	fs.StringVar(&f.capacity, "capacity", "", "calls the server accepts per window, N/PERIOD: 20/s is at most 20 in each second [k, k+1) (required)")
+	fs.DurationVar(&f.answer, "answer", time.Second, "time from an accepted call to its answer")
+	fs.StringVar(&f.answerLog, "answer-log", "", "draw each answer time from the settle times of this log instead")
+	fs.StringArrayVar(&f.strategies, "strategy", nil, "retry strategy spec (e.g. 'exponential(initial=100ms, factor=2, max=20s)') or schedule; repeat to compare")
+	fs.IntVar(&f.runs, "runs", 50, "repetitions per strategy")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of arrivals and jitter")
+	fs.StringVar(&f.horizon, "horizon", "24h", "stop simulating at this time; clients still retrying count as unfinished")
+	fs.BoolVar(&f.asJSON, "json", false, "write JSON: one object per strategy")
+	fs.BoolVar(&f.fleet, "fleet", false, "simulate the load of a polling fleet on its status endpoint instead (no capacity)")
+	fs.IntVar(&f.burst, "burst", 0, "fleet: items created together at time 0, on top of the --arrivals stream")
+	fs.StringVar(&f.settle, "settle", "", "fleet: every item settles at this age (default: never, it asks until --max-age)")
+	fs.StringVar(&f.maxAge, "max-age", "1h", "fleet: an item stops asking at this age")
+	fs.StringVar(&f.duration, "duration", "10m", "fleet: the measured span, in the steady state")
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usagef("simulate: unexpected argument %q", args[0])
+		}
+		if len(f.strategies) == 0 {
+			return usagef("simulate: give at least one --strategy")
+		}
+		if f.runs < 1 {
+			return usagef("simulate: --runs must be at least 1")
+		}
+		var policies []simulate.Policy
+		for _, s := range f.strategies {
+			p, err := simulate.ParsePolicy(s)
+			if err != nil {
+				return usagef("simulate: --strategy: %v", err)
+			}
+			policies = append(policies, p)
+		}
+		if f.fleet {
+			return runFleet(e, f, policies)
+		}
+		return runCrowd(e, f, policies)
+	}
+}
+
+// simRow is one strategy's summary for the output.
+type simRow struct {
+	strategy string
+	sum      json.Marshaler
+	cells    []string
+}
+
+func runCrowd(e *env, f *simFlags, policies []simulate.Policy) error {
+	c, err := crowdFromFlags(e, f)
+	if err != nil {
+		return err
+	}
+	var rows []simRow
+	for _, p := range policies {
+		c.Policy = p
+		s, _, err := c.Repeat(f.seed, f.runs)
+		if err != nil {
+			return fmt.Errorf("simulate: %s: %v", p, err)
+		}
+		if s.GaveUp.P90 > 0 {
+			fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: clients gave up (median %g per run); served times count served clients only\n", p, s.GaveUp.Median)
+		}
+		if s.Unfinished.P90 > 0 {
+			fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: clients still retrying at the horizon (median %g per run)\n", p, s.Unfinished.Median)
+		}
+		rows = append(rows, simRow{p.String(), s, []string{spreadCell(s.LastServed, "s"), spreadCell(s.CallsSent, ""),
+			spreadCell(s.CallsRefused, ""), spreadCell(s.TypicalServed, "s"), spreadCell(s.PeakCallsPerSecond, "")}})
+	}
+	return writeSimRows(e.stdout, f.asJSON, rows, "last served", "calls sent", "calls refused", "typical served", "peak calls/s")
+}
+
+func crowdFromFlags(e *env, f *simFlags) (simulate.Crowd, error) {
+	c := simulate.Crowd{Clients: f.clients, Answer: f.answer}
+	if f.clients < 1 {
+		return c, usagef("simulate: --clients must be at least 1")
+	}
+	if f.answer < 0 {
+		return c, usagef("simulate: --answer must not be negative")
+	}
+	if f.arrivals != "all" {
+		r, err := simulate.ParseRate(f.arrivals)
+		if err != nil {
+			return c, usagef("simulate: --arrivals: %v", err)
+		}
+		c.Arrivals = r
+	}
+	if f.capacity == "" {
+		return c, usagef("simulate: --capacity N/PERIOD is required, e.g. 20/s")
+	}
+	r, err := simulate.ParseRate(f.capacity)
+	if err != nil {
+		return c, usagef("simulate: --capacity: %v", err)
+	}
+	if r.N != math.Trunc(r.N) || r.N > math.MaxInt32 {
+		return c, usagef("simulate: --capacity %s: the count per window must be a whole number", f.capacity)
+	}
+	c.Capacity, c.Window = int(r.N), r.Per
+	if c.Horizon, err = simDuration("horizon", f.horizon); err != nil {
+		return c, err
+	}
+	if f.arrivalsLog != "" {
+		if c.ArrivalTimes, err = logArrivals(e, f.arrivalsLog); err != nil {
+			return c, err
+		}
+	}
+	if f.answerLog != "" {
+		if c.AnswerSample, err = logAnswers(e, f.answerLog); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+func simDuration(flag, s string) (time.Duration, error) {
+	d, err := schedule.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, usagef("simulate: --%s %q is not a positive duration", flag, s)
+	}
+	return d, nil
+}
+
+// logArrivals reads the creation times of a log, from its first.
+func logArrivals(e *env, path string) ([]time.Duration, error) {
+	items, _, err := estimate.Read([]string{path}, estimate.ReadOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("simulate: --arrivals-log: %v", err)
+	}
+	var ts []int64
+	for _, it := range items {
+		if it.HasCreated() {
+			ts = append(ts, it.Created)
+		}
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("simulate: --arrivals-log %s: no creation times (created_at column)", path)
+	}
+	if n := len(items) - len(ts); n > 0 {
+		fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: %d items without a creation time left out\n", path, n)
+	}
+	slices.Sort(ts)
+	out := make([]time.Duration, len(ts))
+	for i, t := range ts {
+		out[i] = time.Duration(t - ts[0])
+	}
+	return out, nil
+}
+
+// logAnswers reads the settle times of the final items of a log.
+func logAnswers(e *env, path string) ([]time.Duration, error) {
+	items, _, err := estimate.Read([]string{path}, estimate.ReadOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("simulate: --answer-log: %v", err)
+	}
+	var out []time.Duration
+	for _, it := range items {
+		if it.Status.Final() {
+			out = append(out, time.Duration(math.Round(it.Age*1e9)))
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("simulate: --answer-log %s: no settled items", path)
+	}
+	if n := len(items) - len(out); n > 0 {
+		fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: %d pending items left out of the answer times\n", path, n)
+	}
+	return out, nil
+}
+
+// runFleet is "pollfit simulate --fleet": the load a polling schedule
+// puts on the status endpoint.
+func runFleet(e *env, f *simFlags, policies []simulate.Policy) error {
+	fl := simulate.Fleet{Burst: f.burst}
+	if f.arrivals != "all" {
+		r, err := simulate.ParseRate(f.arrivals)
+		if err != nil {
+			return usagef("simulate: --arrivals: %v", err)
+		}
+		fl.Arrivals = r
+	}
+	if fl.Arrivals == (simulate.Rate{}) && f.burst <= 0 {
+		return usagef("simulate: --fleet needs an --arrivals rate or a --burst")
+	}
+	if f.burst < 0 {
+		return usagef("simulate: --burst must not be negative")
+	}
+	var err error
+	if fl.MaxAge, err = simDuration("max-age", f.maxAge); err != nil {
+		return err
+	}
+	if fl.Duration, err = simDuration("duration", f.duration); err != nil {
+		return err
+	}
+	if f.settle != "" {
+		d, err := simDuration("settle", f.settle)
+		if err != nil {
+			return err
+		}
+		fl.Settle = []float64{d.Seconds()}
+	}
+	var rows []simRow
+	for _, p := range policies {
+		fl.Policy = p
+		s, err := fl.Repeat(f.seed, f.runs)
+		if err != nil {
+			return fmt.Errorf("simulate: %s: %v", p, err)
+		}
+		rows = append(rows, simRow{p.String(), s, []string{spreadCell(s.Mean, ""), spreadCell(s.Peak, ""), spreadCell(s.Echo, ""), spreadCell(s.Item, "")}})
+	}
+	return writeSimRows(e.stdout, f.asJSON, rows, "requests/s", "peak requests/s", "peak after 1st s", "asks per item")
+}
+
+// spreadCell writes a spread: the median, and [p10–p90] when they differ.
+func spreadCell(s backoff.Spread, unit string) string {
+	f := func(x float64) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return fmt.Sprintf("%.4g", x)
+	}
+	if s.P10 == s.P90 {
+		return f(s.Median) + unit
+	}
+	return fmt.Sprintf("%s%s [%s–%s]", f(s.Median), unit, f(s.P10), f(s.P90))
+}
+
+// writeSimRows writes a table with the given columns after "strategy", or
+// with asJSON an array of the summaries with a "strategy" key added.
+func writeSimRows(w io.Writer, asJSON bool, rows []simRow, cols ...string) error {
+	if asJSON {
+		out := make([]map[string]any, len(rows))
+		for i, r := range rows {
+			b, err := r.sum.MarshalJSON()
+			if err != nil {
+				return err
+			}
+			if err := json.Unmarshal(b, &out[i]); err != nil {
+				return err
+			}
+			out[i]["strategy"] = r.strategy
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "strategy")
+	for _, c := range cols {
+		fmt.Fprint(tw, "\t"+c)
+	}
+	fmt.Fprintln(tw)
+	for _, r := range rows {
+		fmt.Fprint(tw, r.strategy)
+		for _, c := range r.cells {
+			fmt.Fprint(tw, "\t"+c)
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
