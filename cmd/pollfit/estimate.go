@@ -1,0 +1,287 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&command{
+		name:    "estimate",
+		summary: "estimate the settle-time distribution of logs: quantiles, survival, deadlines, batches",
+		usage:   "pollfit estimate [flags] LOG...",
+		example: `  pollfit estimate payments.csv
+  pollfit estimate --quantiles 0.5,0.99 --survival-at 30s,2m logs/
+  pollfit estimate --json --grid density.csv payments.parquet
+  pollfit estimate --plot density.svg payments.csv
+
+Quantiles and survival are Kaplan–Meier estimates, so pending items count
+as censored rather than being dropped; a quantile the data do not reach
+is shown as "not reached". --grid writes the smoothed density f, survival
+S and hazard f/S on a log-spaced age grid (see package estimate); --plot
+draws the density with deadlines and the batch period marked.`,
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			rf := addReadFlags(fs)
+			asJSON := fs.Bool("json", false, "print the summary as JSON")
+			qflag := fs.StringSlice("quantiles", []string{"0.5", "0.9", "0.95", "0.99"}, "quantiles to report (shares of items answered)")
+			at := fs.StringSlice("survival-at", []string{"10s", "60s", "300s"}, "ages at which to report the share still unanswered (Go durations or seconds)")
+			grid := fs.String("grid", "", "write the density grid (t,f,S,hazard) as CSV to this file")
+			plotPath := addPlotFlag(fs)
+			force := fs.Bool("force", false, "overwrite an existing --grid or --plot file")
+			return func(e *env, args []string) error {
+				if len(args) == 0 {
+					return usagef("estimate: no log given (pollfit estimate [flags] LOG...)")
+				}
+				ages, err := parseAges(*at)
+				if err != nil {
+					return err
+				}
+				qs := make([]float64, len(*qflag))
+				for i, q := range *qflag {
+					v, err := strconv.ParseFloat(strings.TrimSpace(q), 64)
+					if err != nil || !(v > 0 && v < 1) {
+						return usagef("estimate: --quantiles %q: want shares between 0 and 1, such as 0.5,0.99", q)
+					}
+					qs[i] = v
+				}
+				var acc estimate.Accumulator
+				st, err := rf.eachWeighted(e, args, acc.AddWeighted)
+				if err != nil {
+					return err
+				}
+				sum := summarize(&acc, st, qs, *at, ages)
+				if !rf.quiet {
+					for _, w := range sum.warnings {
+						fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
+					}
+				}
+				if *grid != "" {
+					if err := writeOutput(*grid, *force, e.stdout, sum.dist.WriteGrid); err != nil {
+						return err
+					}
+				}
+				if *plotPath != "" {
+					if err := writePlot(*plotPath, *force, e.stdout, estimatePlot(&acc, sum.dist)); err != nil {
+						return err
+					}
+				}
+				if *asJSON {
+					enc := json.NewEncoder(e.stdout)
+					enc.SetIndent("", "  ")
+					return enc.Encode(sum.report)
+				}
+				return sum.writeText(e.stdout)
+			}
+		},
+	})
+}
+
+// parseAges reads --survival-at values: Go durations or bare seconds.
+func parseAges(in []string) ([]float64, error) {
+	out := make([]float64, len(in))
+	for i, s := range in {
+		v, err := parseAge(s)
+		if err != nil {
+			return nil, usagef("estimate: --survival-at %q: want a duration such as 90s or 5m, or seconds", s)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func parseAge(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if v, err := strconv.ParseFloat(s, 64); err == nil && v >= 0 && !math.IsInf(v, 0) {
+		return v, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("bad age %q", s)
+	}
+	return d.Seconds(), nil
+}
+
+// estimateReport is the --json output.
+type estimateReport struct {
+	Items      int64                  `json:"items"`
+	Final      int64                  `json:"final"`
+	Settled    float64                `json:"settled"`
+	Failed     float64                `json:"failed"`
+	Pending    int64                  `json:"pending"`
+	Skipped    int64                  `json:"skipped"`
+	Never      float64                `json:"never"`
+	Quantiles  map[string]*float64    `json:"quantiles_s"`
+	QuantileCI map[string][2]*float64 `json:"quantiles_ci95_s"`
+	Survival   map[string]float64     `json:"survival_at"`
+	Deadlines  []deadlineJSON         `json:"deadlines"`
+	Period     *periodJSON            `json:"periodicity"`
+	Modes      []float64              `json:"modes_s"`
+	Bandwidth  float64                `json:"bandwidth_log"`
+	Resolution float64                `json:"age_resolution_s"`
+}
+
+type deadlineJSON struct {
+	Age   float64 `json:"age_s"`
+	Share float64 `json:"share"`
+}
+
+type periodJSON struct {
+	Period float64 `json:"period_s"`
+	Phase  float64 `json:"phase_s"`
+	Share  float64 `json:"share"`
+	PValue float64 `json:"p_value"`
+}
+
+// quantileKey names a quantile as in the JSON: 0.5 → p50, 0.999 → p99.9.
+// The percentage is rounded to 10 digits: 100·0.95 is not 95 in floating
+// point.
+func quantileKey(q float64) string {
+	pc, _ := strconv.ParseFloat(strconv.FormatFloat(100*q, 'g', 10, 64), 64)
+	return "p" + strconv.FormatFloat(pc, 'f', -1, 64)
+}
+
+// summary is what estimate reports, with the distribution for --grid.
+type summary struct {
+	report   estimateReport
+	qs       []float64
+	atKeys   []string
+	ci       map[string][2]float64
+	dist     *estimate.Dist
+	warnings []string
+}
+
+func summarize(acc *estimate.Accumulator, st estimate.ReadStats, qs []float64, atKeys []string, ages []float64) *summary {
+	s := acc.Survival()
+	d := estimate.Density(s, estimate.DensityOptions{})
+	sum := &summary{qs: qs, atKeys: atKeys, dist: d, ci: map[string][2]float64{}, warnings: d.Warnings}
+	r := &sum.report
+	// Counts from the accumulator: for histogram inputs they are the
+	// summed counts, not the rows.
+	r.Items, r.Final, r.Pending = int64(math.Round(acc.Items)), int64(math.Round(acc.Final)), int64(math.Round(acc.Pending))
+	r.Settled, r.Failed = acc.Settled, acc.Failed
+	for _, n := range st.Skipped {
+		r.Skipped += n
+	}
+	r.Never = s.Never()
+	r.Resolution = s.Resolution
+	r.Bandwidth, _ = d.Bandwidth()
+	r.Quantiles, r.QuantileCI = map[string]*float64{}, map[string][2]*float64{}
+	for _, q := range qs {
+		lo, hi := s.QuantileBand(q, 0.95, estimate.ConfLog)
+		r.Quantiles[quantileKey(q)] = orNull(s.Quantile(q))
+		r.QuantileCI[quantileKey(q)] = [2]*float64{orNull(lo), orNull(hi)}
+	}
+	r.Survival = map[string]float64{}
+	for i, k := range atKeys {
+		r.Survival[k] = s.At(ages[i])
+		lo, hi := s.Band(ages[i], 0.95, estimate.ConfLog)
+		sum.ci[k] = [2]float64{lo, hi}
+	}
+	r.Deadlines = []deadlineJSON{}
+	for _, dl := range d.Atoms() {
+		r.Deadlines = append(r.Deadlines, deadlineJSON{dl.Age, dl.Share})
+	}
+	if p := estimate.Periodicity(acc, estimate.PeriodOptions{}); p != nil {
+		r.Period = &periodJSON{p.Period, p.Phase, p.Share, p.PValue}
+	}
+	r.Modes = d.Modes(0.05)
+	if r.Modes == nil {
+		r.Modes = []float64{}
+	}
+	if acc.Dropped > 0 {
+		sum.warnings = append(sum.warnings, fmt.Sprintf("%d items ignored for a negative or invalid age", acc.Dropped))
+	}
+	if !st.HasCreated && r.Items > 0 {
+		sum.warnings = append(sum.warnings, "not every item has a creation time: periodicity uses those that do")
+	}
+	return sum
+}
+
+// orNull is v, or nil (JSON null) for NaN.
+func orNull(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+// age formats seconds for people: 0.25s, 4.2s, 95s (1m35s).
+func age(sec float64) string {
+	s := strconv.FormatFloat(sec, 'g', 4, 64) + "s"
+	if sec >= 120 {
+		s += " (" + time.Duration(math.Round(sec)*1e9).String() + ")"
+	}
+	return s
+}
+
+// ciEnd formats an end of a quantile's interval, "?" where the band
+// never reaches the quantile.
+func ciEnd(v *float64) string {
+	if v == nil {
+		return "?"
+	}
+	return strconv.FormatFloat(*v, 'g', 4, 64)
+}
+
+func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+
+func (sum *summary) writeText(w io.Writer) error {
+	r := &sum.report
+	var b strings.Builder
+	fmt.Fprintf(&b, "items:        %d: %d final (%.0f settled, %.0f failed), %d pending", r.Items, r.Final, r.Settled, r.Failed, r.Pending)
+	if r.Skipped > 0 {
+		fmt.Fprintf(&b, ", %d rows skipped", r.Skipped)
+	}
+	fmt.Fprintf(&b, "\nnever:        %s with no final answer by the last observed age\n", pct(r.Never))
+	b.WriteString("quantiles:    (Kaplan–Meier, 95% interval)\n")
+	for _, q := range sum.qs {
+		k := quantileKey(q)
+		if v := r.Quantiles[k]; v != nil {
+			ci := r.QuantileCI[k]
+			fmt.Fprintf(&b, "  %-6s %-22s [%s, %s]\n", k, age(*v), ciEnd(ci[0]), ciEnd(ci[1]))
+		} else {
+			fmt.Fprintf(&b, "  %-6s not reached\n", k)
+		}
+	}
+	b.WriteString("survival:     (share still waiting, 95% interval)\n")
+	for _, k := range sum.atKeys {
+		ci := sum.ci[k]
+		fmt.Fprintf(&b, "  S(%s) %.4f [%.4f, %.4f]\n", k, r.Survival[k], ci[0], ci[1])
+	}
+	b.WriteString("modes:       ")
+	for _, m := range r.Modes {
+		fmt.Fprintf(&b, " %s", age(m))
+	}
+	if len(r.Modes) == 0 {
+		b.WriteString(" none")
+	}
+	b.WriteString("\ndeadlines:   ")
+	for _, d := range r.Deadlines {
+		fmt.Fprintf(&b, " %s holding %s of items", age(d.Age), pct(d.Share))
+	}
+	if len(r.Deadlines) == 0 {
+		b.WriteString(" none")
+	}
+	b.WriteString("\nperiodicity:  ")
+	if p := r.Period; p != nil {
+		pv := fmt.Sprintf("p = %.2g", p.PValue)
+		if p.PValue < 1e-300 {
+			pv = "p < 1e-300"
+		}
+		fmt.Fprintf(&b, "every %s, answers %s after the boundary, %s of final answers (%s)",
+			time.Duration(p.Period*1e9), age(p.Phase), pct(p.Share), pv)
+	} else {
+		b.WriteString("none")
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

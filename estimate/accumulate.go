@@ -1,0 +1,270 @@
+package estimate
+
+import (
+	"math"
+)
+
+// The accumulator's age histogram: bin 0 holds ages below histMin, bins
+// 1..histBins cover [histMin, histMax) in histPerDecade log-spaced bins a
+// decade, and the last bin holds ages from histMax on. 1 ms to 10¹⁰ s
+// (three centuries) covers payments and, for checking, lifetimes.
+const (
+	histMin       = 1e-3
+	histMax       = 1e10
+	histPerDecade = 1000
+	histBins      = 13 * histPerDecade
+	nAgeBins      = histBins + 2
+)
+
+// The phase histogram: settle timestamps modulo one day in 100 ms bins.
+const (
+	daySeconds   = 86400
+	phaseBinNS   = int64(100e6)
+	dayNS        = int64(daySeconds) * int64(1e9)
+	nPhaseBins   = int(dayNS / phaseBinNS)
+	granularTolN = int64(1000) // 1 µs: float ages round-trip through ns
+)
+
+// ageBin returns the histogram bin of an age in seconds.
+func ageBin(age float64) int {
+	if age < histMin {
+		return 0
+	}
+	if age >= histMax {
+		return nAgeBins - 1
+	}
+	i := int(math.Log10(age/histMin)*histPerDecade) + 1
+	return min(max(i, 1), histBins)
+}
+
+// ageBinLow returns the lower edge in seconds of histogram bin i ≥ 1.
+func ageBinLow(i int) float64 {
+	return histMin * math.Pow(10, float64(i-1)/histPerDecade)
+}
+
+// binStat is one side (final or censored) of one age bin.
+type binStat struct {
+	w, sum float64 // total weight and weighted sum of ages
+	first  float64 // the first age seen in the bin
+	mixed  bool    // whether the bin has seen an age other than first
+}
+
+func (b *binStat) add(age, w float64) {
+	if b.w == 0 {
+		b.first = age
+	} else if age != b.first {
+		b.mixed = true
+	}
+	b.w += w
+	b.sum += w * age
+}
+
+// age is the bin's representative age: the common age when every item in
+// the bin had the same one, the weighted mean otherwise.
+func (b *binStat) age() float64 {
+	if !b.mixed {
+		return b.first
+	}
+	return b.sum / b.w
+}
+
+// Accumulator reduces a stream of items to what the estimators need, in
+// memory that does not grow with the number of items: about 0.8 MB for
+// the age histograms plus 7 MB for the phase histogram once an item with
+// a known creation time has settled. Its zero value is empty and ready to
+// use. Counts are weighted: Add counts an item once, AddWeighted w times.
+type Accumulator struct {
+	final, censored [nAgeBins]binStat
+
+	// Items, Final, Pending, Settled and Failed are weighted counts.
+	Items, Final, Pending, Settled, Failed float64
+	// Dropped counts items ignored for a negative, NaN or infinite age or
+	// a weight that is not positive and finite.
+	Dropped int64
+
+	ageFrac  bool // some final age is not a whole second
+	ageNotMn bool // some final age is not a whole minute
+
+	phase     []float64 // final-answer weight by settle time of day
+	phaseW    float64
+	tsFrac    bool // some settle timestamp is not a whole second
+	tsNotMin  bool // some settle timestamp is not a whole minute
+	tsNot100m bool // some settle timestamp is not a multiple of 100 ms
+}
+
+// Add adds one item.
+func (a *Accumulator) Add(it Item) { a.AddWeighted(it, 1) }
+
+// AddWeighted adds an item standing for w identical items, as histogram
+// inputs do.
+func (a *Accumulator) AddWeighted(it Item, w float64) {
+	age := it.Age
+	if !(age >= 0) || math.IsInf(age, 1) || !(w > 0) || math.IsInf(w, 1) {
+		a.Dropped++
+		return
+	}
+	a.Items += w
+	b := ageBin(age)
+	if !it.Status.Final() {
+		a.Pending += w
+		a.censored[b].add(age, w)
+		return
+	}
+	a.Final += w
+	if it.Status == Failed {
+		a.Failed += w
+	} else {
+		a.Settled += w
+	}
+	a.final[b].add(age, w)
+	if !a.ageFrac && age != math.Trunc(age) {
+		a.ageFrac = true
+	}
+	if !a.ageNotMn && math.Mod(age, 60) != 0 {
+		a.ageNotMn = true
+	}
+	if it.HasCreated() {
+		a.addPhase(it.Created, age, w)
+	}
+}
+
+// addPhase records the wall-clock time of day at which an item settled.
+func (a *Accumulator) addPhase(created int64, age, w float64) {
+	if age > 1e9 { // beyond any sensible age; keeps the ns arithmetic exact
+		return
+	}
+	if a.phase == nil {
+		a.phase = make([]float64, nPhaseBins)
+	}
+	settle := created + int64(math.Round(age*1e9))
+	ph := settle % dayNS
+	if ph < 0 {
+		ph += dayNS
+	}
+	a.phase[ph/phaseBinNS] += w
+	a.phaseW += w
+	if !a.tsNot100m && !nearMultiple(ph, phaseBinNS) {
+		a.tsNot100m = true
+	}
+	if !a.tsFrac && !nearMultiple(ph, 1e9) {
+		a.tsFrac = true
+	}
+	if !a.tsNotMin && !nearMultiple(ph, 60e9) {
+		a.tsNotMin = true
+	}
+}
+
+// nearMultiple reports whether x (≥ 0) is within granularTolN of a
+// multiple of m.
+func nearMultiple(x, m int64) bool {
+	r := x % m
+	return r <= granularTolN || m-r <= granularTolN
+}
+
+// Merge adds the contents of b to a, so that several goroutines can each
+// fill their own accumulator.
+func (a *Accumulator) Merge(b *Accumulator) {
+	for i := range a.final {
+		mergeBin(&a.final[i], &b.final[i])
+		mergeBin(&a.censored[i], &b.censored[i])
+	}
+	a.Items += b.Items
+	a.Final += b.Final
+	a.Pending += b.Pending
+	a.Settled += b.Settled
+	a.Failed += b.Failed
+	a.Dropped += b.Dropped
+	a.ageFrac = a.ageFrac || b.ageFrac
+	a.ageNotMn = a.ageNotMn || b.ageNotMn
+	if b.phase != nil {
+		if a.phase == nil {
+			a.phase = make([]float64, nPhaseBins)
+		}
+		for i, v := range b.phase {
+			a.phase[i] += v
+		}
+	}
+	a.phaseW += b.phaseW
+	a.tsFrac = a.tsFrac || b.tsFrac
+	a.tsNotMin = a.tsNotMin || b.tsNotMin
+	a.tsNot100m = a.tsNot100m || b.tsNot100m
+}
+
+func mergeBin(a, b *binStat) {
+	if b.w == 0 {
+		return
+	}
+	if a.w == 0 {
+		*a = *b
+		return
+	}
+	a.mixed = a.mixed || b.mixed || a.first != b.first
+	a.w += b.w
+	a.sum += b.sum
+}
+
+// AgeResolution is the granularity of the final ages in seconds: 60 when
+// every final age is a whole number of minutes, 1 when every one is a
+// whole number of seconds, 0 otherwise (or when there are none).
+func (a *Accumulator) AgeResolution() float64 {
+	switch {
+	case a.Final == 0 || a.ageFrac:
+		return 0
+	case !a.ageNotMn:
+		return 60
+	}
+	return 1
+}
+
+// TimestampResolution is the granularity of the wall-clock settle times
+// of final items with a known creation time: 60 (whole minutes), 1 (whole
+// seconds), 0.1 (multiples of 100 ms) or 0 (finer, or none known).
+func (a *Accumulator) TimestampResolution() float64 {
+	switch {
+	case a.phaseW == 0 || a.tsNot100m:
+		return 0
+	case a.tsFrac:
+		return 0.1
+	case a.tsNotMin:
+		return 1
+	}
+	return 60
+}
+
+// Survival returns the Kaplan–Meier estimate from the accumulated
+// histogram. Each bin contributes its final items at their common age, or
+// their mean age when they differ (bins are 0.23% wide), and likewise its
+// censored items.
+func (a *Accumulator) Survival() *Survival {
+	var t, w []float64
+	var final []bool
+	for i := range a.final {
+		if f := &a.final[i]; f.w > 0 {
+			t, final, w = append(t, f.age()), append(final, true), append(w, f.w)
+		}
+		if c := &a.censored[i]; c.w > 0 {
+			t, final, w = append(t, c.age()), append(final, false), append(w, c.w)
+		}
+	}
+	s := KaplanMeier(t, final, w)
+	s.Resolution = max(a.AgeResolution(), a.tieGrid())
+	return s
+}
+
+// tieGrid is the package's tieGrid on the bins whose final items all
+// share one age, when those bins hold most of the final weight (a bin of
+// mixed ages says nothing about ties).
+func (a *Accumulator) tieGrid() float64 {
+	var t, d []float64
+	single := 0.0
+	for i := range a.final {
+		if f := &a.final[i]; f.w > 0 && !f.mixed {
+			t, d = append(t, f.first), append(d, f.w)
+			single += f.w
+		}
+	}
+	if single < a.Final/2 {
+		return 0
+	}
+	return tieGrid(t, d)
+}

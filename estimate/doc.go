@@ -1,0 +1,122 @@
+// Package estimate turns settle-time logs into the distribution of the
+// age at which items get their final answer: survival, quantiles, a
+// smoothed density and hazard, deadlines and batch periodicity.
+//
+// # Items
+//
+// An Item is one row of a log: its Age in seconds, whether that age is a
+// final answer (Settled or Failed: a failure is what a poller waits for
+// too) or a censoring age (Pending: the item was still waiting when last
+// seen), and its creation time when known. Each, EachWeighted and Read
+// read CSV and Parquet logs into items.
+//
+// # Memory flat in the input
+//
+// An Accumulator reduces any number of items, Add by Add, to fixed-size
+// histograms (about 8 MB in all):
+//
+//   - final and censoring ages in 1000 log-spaced bins a decade from 1 ms
+//     to 10¹⁰ s (each 0.23% wide), plus a bin below 1 ms and one above.
+//     Each bin keeps the weight and the weighted sum of its ages and
+//     whether they all were one age, so a bin whose items share an age
+//     (a timeout at exactly 60 s, ages in whole seconds) reproduces it
+//     exactly and any other bin stands at its mean age;
+//   - the wall-clock times of day (UTC) of the final answers of items
+//     with a known creation time, in 100 ms bins, allocated on the first
+//     such item: batch boundaries are wall-clock, so candidate periods
+//     are divisors of a day and a day's fold holds them all;
+//   - the granularity of the final ages and settle timestamps: whether
+//     all are whole minutes, whole seconds or multiples of 100 ms.
+//
+// Accumulator.Survival then gives the Kaplan–Meier estimate, and
+// Periodicity reads the time-of-day histogram. Merge combines
+// accumulators filled in parallel.
+//
+// # Survival and quantiles
+//
+// KaplanMeier(t, final, w) estimates S(t) = P(no final answer by age t)
+// with right-censoring, on plain slices (w nil for unit weights). At tied
+// ages final answers come before censorings. Greenwood's variance gives
+// pointwise bands (Survival.Band) on the log scale by default, as R's
+// survfit (conf.type "log"), or log-log or plain; QuantileBand reads a
+// quantile's interval off them as quantile.survfit does. Survival.Quantile
+// follows R's quantile.survfit: the first age where 1 − S reaches p, and
+// where the curve is flat at exactly 1 − p, the middle of the flat
+// stretch (up to the last observed age at the end of the curve). Where
+// too many items are still pending for S to reach 1 − p, the quantile is
+// NaN, "not reached". S beyond the last observed age is unknown; Never
+// is S there, the share the data leave unanswered.
+//
+// From an Accumulator, ages are known to their bin (0.23%), so
+// quantiles and S are exact when every bin holds one age and otherwise
+// within a bin's width.
+//
+// # Density and hazard
+//
+// Density smooths the Kaplan–Meier jumps, so censoring is accounted for,
+// with a Gaussian kernel on the log-age axis: binned onto a regular grid
+// and convolved by FFT, then mapped back to ages with the Jacobian 1/t.
+// The log axis keeps the density on t > 0 and gives the kernel a width
+// proportional to the age, as settle times spread. The bandwidth is
+// Botev's improved Sheather–Jones (ISJ), computed on the same binned data
+// by DCT; when its fixed-point equation has no root in the bracket (small
+// or pathological samples) Density falls back to Silverman's rule and
+// says so in Dist.Warnings.
+//
+// The result, a Dist, keeps three parts apart that together hold
+// probability 1:
+//
+//   - the smooth density, PDF, integrating to the rest;
+//   - atoms at deadlines (below), at which CDF jumps, unless
+//     DensityOptions.SmoothDeadlines asks to smooth them like the rest;
+//   - Never, the mass beyond the last observation, not renormalised
+//     away: CDF(t) ≤ 1 − Never for all t.
+//
+// So ∫PDF + Σ atoms + Never = 1, CDF(t) is non-decreasing and Survival =
+// 1 − CDF; Smooth reports whether there are no atoms (PDF = CDF′
+// everywhere) and Quantile inverts CDF. Hazard is PDF/Survival. PDF, CDF, Survival and Hazard
+// interpolate a precomputed grid in constant time; Grid returns it and
+// WriteGrid writes it as CSV (t,f,S,hazard). Modes lists the density's
+// prominent modes on the log axis.
+//
+// Rounded or heavily tied ages are spread back before smoothing: ages in
+// whole seconds (or minutes) over ±½ s (or ±30 s), ages with two or more
+// answers each on average (items checked every few seconds) over the
+// cells halfway to the neighbouring ages. Survival.Resolution records
+// the grid found.
+//
+// # Deadlines
+//
+// Deadlines finds sharp spikes at fixed ages, such as a timeout making
+// failures land together: a window of ±1% of the age (at least one
+// rounding step) that holds at least 5 times what the denser of its two
+// flanks (±1% to ±21%) predicts, at least 1% of all items above that,
+// and more answers than Poisson chance allows (0.001 over all candidate
+// ages). A broad mode spreads into its flanks and the edge of a mode
+// fails against its dense side, so neither is a deadline. Where the
+// ages' rounding makes the window wider than ±5% of the age (below 10 s
+// for whole seconds) no deadline is sought: a timeout and a narrow mode
+// look the same there. Share is the spike's Kaplan–Meier mass above the
+// background.
+//
+// # Periodicity
+//
+// Periodicity looks for final answers clustered just after wall-clock
+// boundaries. For each divisor P of a day in [10 s, 1 h] it folds the
+// settle times modulo P and applies de Jager's H-test (Z²ₘ over up to 20
+// harmonics, p ≈ exp(−0.4 H)), the p-value Šidák-corrected for the number
+// of periods tried. Harmonics stop below the Nyquist limit of the
+// timestamps' resolution, so whole-second or whole-minute timestamps
+// cannot fake a period. Its Share is the mass above the median level of
+// the folded histogram, less what noise alone would put there; a period
+// needs a Share of at least 5%, so a large log with a tiny, significant
+// concentration is not a batch process. The excess must also be
+// concentrated on a short arc after the boundary (mean resultant length
+// ≥ 0.8) and show in the parts of the day carrying 70% of the traffic,
+// so that traffic bursting for an hour or two each day, which folds
+// unevenly, is not taken for a batch. A batch every 5 minutes is also
+// periodic at 10 minutes and looks periodic at 100 or 150 s; the period
+// reported is the smallest qualifying one whose harmonics carry 90% of
+// the strong spectral lines found. Phase is the circular mean of the
+// excess mass: how long after the boundary answers come.
+package estimate

@@ -1,0 +1,356 @@
+package estimate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ReadOptions say how to read settle-time logs. The zero value reads the
+// default columns with automatic timestamps in UTC.
+//
+// A log is CSV (with a header row) or Parquet and gives for each item
+// either its creation and settle times (columns created_at and
+// settled_at) or its age at the final answer (column duration, seconds as
+// a number or a Go duration such as "1.5s"; a created_at column may come
+// with it). An optional status column says whether the item is final
+// (settled or failed) or pending; without it, a row with an empty
+// settled_at (or duration) is pending and every other row settled. A
+// pending row is right-censored: at its settled_at time (or its duration)
+// when it has one, otherwise at ObservedAt.
+type ReadOptions struct {
+	// Column names, matched case-insensitively after trimming spaces.
+	// Defaults: "created_at", "settled_at", "duration", "status" and
+	// "signal" (or "signal_at"). The signal column is optional and holds
+	// a timestamp or an age in seconds (or a Go duration); a number is an
+	// age unless the row's created_at is an epoch number.
+	CreatedCol, SettledCol, DurationCol, StatusCol, SignalCol string
+	// FinalStatus and PendingStatus are status values added to the
+	// defaults: settled, succeeded, success, completed, done, paid, ...
+	// are final; failed, failure, error, timeout, cancelled, declined,
+	// expired, ... are final and failed; pending, processing,
+	// in_progress, running, queued, created, ... are pending. Matching is
+	// case-insensitive. Added final values are settled unless they are a
+	// default failed word. For a boolean event column use for example
+	// StatusCol "observed", FinalStatus {"True"}, PendingStatus {"False"}.
+	FinalStatus, PendingStatus []string
+	// Delimiter separates CSV fields; default ',' (tab for .tsv files).
+	// It must be a single-byte character.
+	Delimiter rune
+	// TimeFormat is a Go layout for timestamps; default automatic: RFC
+	// 3339 with or without zone and fraction and with 'T' or ' ',
+	// "2006-01-02 15:04:05", "2006-01-02", RFC 1123 and epoch numbers.
+	TimeFormat string
+	// TimeUnit is the unit of numeric epoch timestamps: "s" (default),
+	// "ms", "us" or "ns". Parquet timestamp columns carry their own unit.
+	TimeUnit string
+	// Location is the zone of zone-less timestamps; default UTC.
+	Location *time.Location
+	// ObservedAt is when pending items without a settled_at were last
+	// seen, their censoring time; zero means the latest timestamp in the
+	// input. Pending items censored at the default ObservedAt are
+	// delivered after all others.
+	ObservedAt time.Time
+	// SkipBad skips bad rows, counting them by reason in
+	// ReadStats.Skipped, instead of failing at the first.
+	SkipBad bool
+	// Histogram says the inputs are pre-aggregated histograms with the
+	// columns lo_s, hi_s, final and pending; read them with EachWeighted.
+	Histogram bool
+	// Progress, if set, is called now and then from the reading goroutine
+	// with the bytes read so far and the total size of the inputs (0 when
+	// unknown, as for standard input).
+	Progress func(done, total int64)
+}
+
+// ReadStats describe what a read found.
+type ReadStats struct {
+	// Rows is the number of data rows read (histogram rows for a
+	// histogram), Items the number of items delivered, Final and Pending
+	// the items by status (for a histogram the summed counts, rounded).
+	Rows, Items, Final, Pending int64
+	// Skipped counts the bad rows skipped under SkipBad, by reason.
+	Skipped map[string]int64
+	// ObservedAt is the censoring time used for pending items without a
+	// settled_at: the option or the latest timestamp in the input (zero
+	// when the input has no timestamps).
+	ObservedAt time.Time
+	// Files are the files read, in order ("-" for standard input).
+	Files []string
+	// HasCreated reports whether every item has a creation time.
+	HasCreated bool
+	// Warnings are caveats worth telling the user, such as skipped rows.
+	Warnings []string
+}
+
+// Each reads the logs at paths — files, folders (every .csv, .tsv,
+// .parquet file in them, recursively, in name order), glob patterns and
+// "-" for standard input (CSV) — and calls fn with every item, in input
+// order except that pending items censored at the default ObservedAt
+// come last. CSV and Parquet may be mixed; a file is Parquet when its
+// name ends in .parquet or .pq or it starts with the Parquet magic bytes,
+// and gzip-compressed CSV is read too. Memory does not grow with the
+// number of rows (pending items waiting for ObservedAt are spilled to a
+// temporary file past a million).
+//
+// Each fails on a histogram input (use EachWeighted), on an input without
+// rows, and when every item is pending (nothing to fit); fn may have been
+// called before an error is returned. Without SkipBad the first bad row is
+// the error, a *RowError.
+func Each(paths []string, opt ReadOptions, fn func(Item)) (ReadStats, error) {
+	if opt.Histogram {
+		return ReadStats{}, errors.New("histogram input carries weights: read it with EachWeighted")
+	}
+	return EachWeighted(paths, opt, func(it Item, _ float64) { fn(it) })
+}
+
+// Read collects the items of the logs at paths, as Each delivers them.
+func Read(paths []string, opt ReadOptions) ([]Item, ReadStats, error) {
+	var items []Item
+	st, err := Each(paths, opt, func(it Item) { items = append(items, it) })
+	return items, st, err
+}
+
+// EachWeighted is Each for inputs that may be histograms. Ordinary rows
+// come with weight 1. A histogram row lo_s,hi_s,final,pending gives up to
+// two items at the bin's midpoint, the geometric mean sqrt(lo*hi) when
+// lo > 0 and hi/2 when lo = 0: a settled item weighted by final, then a
+// pending one weighted by pending (zero counts give no item). An open last
+// bin (hi empty or "inf") may hold only pending counts, censored at lo.
+func EachWeighted(paths []string, opt ReadOptions, fn func(it Item, w float64)) (ReadStats, error) {
+	r, err := newReader(opt, fn)
+	if err != nil {
+		return ReadStats{}, err
+	}
+	defer r.close()
+	files, err := expandPaths(paths)
+	if err != nil {
+		return ReadStats{}, err
+	}
+	r.total = totalSize(files)
+	for _, f := range files {
+		r.stats.Files = append(r.stats.Files, f)
+		if err := r.readFile(f); err != nil {
+			return r.stats, err
+		}
+	}
+	return r.finish()
+}
+
+// expandPaths turns paths into a list of files.
+func expandPaths(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("no input: give log files, folders or - for standard input")
+	}
+	var files []string
+	for _, p := range paths {
+		switch {
+		case p == "-":
+			files = append(files, p)
+		case strings.ContainsAny(p, "*?["):
+			m, err := filepath.Glob(p)
+			if err != nil {
+				return nil, fmt.Errorf("bad pattern %q: %v", p, err)
+			}
+			if len(m) == 0 {
+				return nil, fmt.Errorf("no files match %q", p)
+			}
+			sort.Strings(m)
+			for _, f := range m {
+				if strings.HasPrefix(filepath.Base(f), ".") && !strings.HasPrefix(filepath.Base(p), ".") {
+					continue // like a shell, * does not match hidden files
+				}
+				fs, err := expandPath(f)
+				if err != nil {
+					return nil, err
+				}
+				files = append(files, fs...)
+			}
+		default:
+			fs, err := expandPath(p)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, fs...)
+		}
+	}
+	return files, nil
+}
+
+func expandPath(p string) ([]string, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if path != p && strings.HasPrefix(name, ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && isLogName(name) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no .csv, .tsv or .parquet files in folder", p)
+	}
+	return files, nil
+}
+
+func isLogName(name string) bool {
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	for _, ext := range []string{".csv", ".tsv", ".txt", ".parquet", ".pq"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+func totalSize(files []string) int64 {
+	var n int64
+	for _, f := range files {
+		if f == "-" {
+			return 0
+		}
+		if info, err := os.Stat(f); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
+}
+
+// pendingSpill is how many deferred pending items are kept in memory
+// before they go to a temporary file.
+var pendingSpill = 1 << 20
+
+// finish delivers the deferred pending items and checks the totals.
+func (r *reader) finish() (ReadStats, error) {
+	st := &r.stats
+	obs := r.observed
+	if !r.fixedObs && r.maxTime != NoTime {
+		obs = r.maxTime
+		st.ObservedAt = time.Unix(0, obs).UTC()
+	}
+	if err := r.deliverDeferred(obs); err != nil {
+		return *st, err
+	}
+	if len(st.Skipped) > 0 {
+		st.Warnings = append(st.Warnings, skipWarning(st.Skipped))
+	}
+	st.HasCreated = st.Items > 0 && r.noCreated == 0
+	switch {
+	case st.Items == 0 && len(st.Skipped) > 0:
+		return *st, errors.New("no usable rows: every row was bad (" + skipWarning(st.Skipped) + ")")
+	case st.Items == 0:
+		return *st, fmt.Errorf("empty input: no data rows in %s", strings.Join(st.Files, ", "))
+	case st.Final == 0:
+		return *st, fmt.Errorf("nothing to fit: all %d items are pending", st.Pending)
+	}
+	return *st, nil
+}
+
+// deliverDeferred delivers the pending items censored at obs.
+func (r *reader) deliverDeferred(obs int64) error {
+	deliver := func(it Item) {
+		it.Age = float64(obs-it.Created) / 1e9
+		r.deliver(it, 1)
+	}
+	if r.spill != nil {
+		if err := r.spill.each(deliver); err != nil {
+			return err
+		}
+	}
+	for _, blk := range r.deferred {
+		for _, it := range blk {
+			deliver(it)
+		}
+	}
+	r.deferred = nil
+	return nil
+}
+
+// deliver hands an item to the callback and counts it.
+func (r *reader) deliver(it Item, w float64) {
+	st := &r.stats
+	st.Items++
+	if r.weighted {
+		n := int64(math.Round(w))
+		if it.Status.Final() {
+			st.Final += n
+		} else {
+			st.Pending += n
+		}
+	} else if it.Status.Final() {
+		st.Final++
+	} else {
+		st.Pending++
+	}
+	if it.Created == NoTime {
+		r.noCreated++
+	}
+	r.fn(it, w)
+}
+
+// deferItem keeps a pending item censored at the default ObservedAt, in
+// blocks so that no slice is ever copied, spilling to a temporary file
+// past pendingSpill items.
+func (r *reader) deferItem(it Item) error {
+	n := len(r.deferred)
+	if n > 0 && len(r.deferred[n-1]) < cap(r.deferred[n-1]) {
+		r.deferred[n-1] = append(r.deferred[n-1], it)
+		return nil
+	}
+	if n*deferBlock >= pendingSpill {
+		if r.spill == nil {
+			s, err := newSpill()
+			if err != nil {
+				return err
+			}
+			r.spill = s
+		}
+		for _, blk := range r.deferred {
+			if err := r.spill.write(blk); err != nil {
+				return err
+			}
+		}
+		r.deferred = r.deferred[:1]
+		r.deferred[0] = append(r.deferred[0][:0], it)
+		return nil
+	}
+	blk := make([]Item, 1, deferBlock)
+	blk[0] = it
+	r.deferred = append(r.deferred, blk)
+	return nil
+}
+
+const deferBlock = 1 << 12
+
+func (r *reader) skip(reason string) {
+	if r.stats.Skipped == nil {
+		r.stats.Skipped = map[string]int64{}
+	}
+	r.stats.Skipped[reason]++
+}
+
+var _ io.Closer = (*spill)(nil)

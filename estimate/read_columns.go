@@ -1,0 +1,103 @@
+package estimate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// logMode is how a log gives ages.
+type logMode uint8
+
+const (
+	modeTimes    logMode = iota // created_at and settled_at timestamps
+	modeDuration                // a duration column (created_at optional)
+	modeHist                    // a histogram: lo_s, hi_s, final, pending
+)
+
+// layout says where the needed columns of one file are (-1: absent).
+type layout struct {
+	file                                       string
+	names                                      []string // header, trimmed
+	mode                                       logMode
+	created, settled, duration, status, signal int
+	lo, hi, final, pending                     int
+}
+
+func (l *layout) name(col int) string {
+	if col < 0 || col >= len(l.names) {
+		return ""
+	}
+	return l.names[col]
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// resolveColumns finds the columns opt asks for in a header.
+func resolveColumns(file string, header []string, opt *ReadOptions) (*layout, error) {
+	l := &layout{file: file, names: make([]string, len(header))}
+	index := map[string]int{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		l.names[i] = h
+		if _, dup := index[strings.ToLower(h)]; !dup {
+			index[strings.ToLower(h)] = i
+		}
+	}
+	found := func() string {
+		if len(l.names) == 0 {
+			return "the header is empty"
+		}
+		return "header has: " + strings.Join(l.names, ", ")
+	}
+	var missing []string
+	find := func(set, def string) int {
+		if i, ok := index[strings.ToLower(strings.TrimSpace(orDefault(set, def)))]; ok {
+			return i
+		}
+		if set != "" {
+			missing = append(missing, fmt.Sprintf("%q", set))
+		}
+		return -1
+	}
+	l.created = find(opt.CreatedCol, "created_at")
+	l.settled = find(opt.SettledCol, "settled_at")
+	l.duration = find(opt.DurationCol, "duration")
+	l.status = find(opt.StatusCol, "status")
+	l.signal = find(opt.SignalCol, "signal")
+	if l.signal < 0 && opt.SignalCol == "" {
+		l.signal = find("", "signal_at")
+	}
+	l.lo, l.hi = find("", "lo_s"), find("", "hi_s")
+	l.final, l.pending = find("", "final"), find("", "pending")
+	hist := l.lo >= 0 && l.hi >= 0 && l.final >= 0 && l.pending >= 0
+	switch {
+	case opt.Histogram && !hist:
+		return nil, fmt.Errorf("%s: a histogram needs the columns lo_s, hi_s, final, pending (%s)", file, found())
+	case opt.Histogram:
+		l.mode = modeHist
+		return l, nil
+	case hist && l.created < 0 && l.duration < 0:
+		return nil, fmt.Errorf("%s: looks like a histogram (lo_s, hi_s, final, pending): read it as one (--histogram)", file)
+	case len(missing) > 0:
+		return nil, fmt.Errorf("%s: no column %s (%s)", file, strings.Join(missing, " or "), found())
+	case opt.DurationCol != "" || (l.duration >= 0 && (l.created < 0 || l.settled < 0)):
+		l.mode = modeDuration
+		l.settled = -1
+	case l.created >= 0 && l.settled >= 0:
+		l.mode = modeTimes
+		l.duration = -1
+	default:
+		return nil, fmt.Errorf("%s: missing columns: need %s and %s, or %s (%s)", file,
+			orDefault(opt.CreatedCol, "created_at"), orDefault(opt.SettledCol, "settled_at"),
+			orDefault(opt.DurationCol, "duration"), found())
+	}
+	return l, nil
+}
+
+// width is the number of fields a row must have.
+func (l *layout) width() int { return len(l.names) }

@@ -1,0 +1,169 @@
+package estimate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/pollfit/pollfit/internal/csvscan"
+)
+
+// readCSV reads one CSV input: the header, then chunks of records parsed
+// in parallel (see read_pipeline.go) and merged in order.
+func (r *reader) readCSV(name string, in io.Reader) error {
+	delim := r.delimFor(name)
+	ch := csvscan.NewChunker(in, delim, chunkSize)
+	chunk, line, err := ch.Next(nil)
+	if err == io.EOF {
+		return fmt.Errorf("%s: empty file (no header)", name)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	recs := csvscan.NewRecords(delim)
+	recs.Reset(chunk, line)
+	fields, _, ok, err := recs.Next()
+	if err != nil {
+		var se *csvscan.Error
+		if errors.As(err, &se) {
+			return &RowError{File: name, Line: se.Line, Col: se.Field, Msg: "header: " + se.Msg}
+		}
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%s: empty file (no header)", name)
+	}
+	header := make([]string, len(fields))
+	for i, f := range fields {
+		header[i] = string(f)
+	}
+	l, err := resolveColumns(name, header, &r.opt)
+	if err != nil {
+		return err
+	}
+	if l.mode == modeHist {
+		r.weighted = true
+	}
+	first := chunk[recs.Offset():]
+	return r.pipeline(ch, r.newConv(l), first, recs.Line(), delim)
+}
+
+// chunkSize is the size of the pieces CSV input is parsed in.
+var chunkSize = 1 << 20
+
+// parseChunk parses the records of chunk into b.
+func (c *rowConv) parseChunk(recs *csvscan.Records, chunk []byte, line int, b *batch) {
+	recs.Reset(chunk, line)
+	width := c.l.width()
+	for {
+		fields, line, ok, err := recs.Next()
+		if !ok {
+			return
+		}
+		b.rows++
+		if err != nil {
+			var se *csvscan.Error
+			if errors.As(err, &se) {
+				c.fail(b, se.Line, se.Field-1, skipSyntax, "%s", se.Msg)
+			}
+		} else if len(fields) != width {
+			c.fail(b, line, -1, skipFields, "%d fields, the header has %d", len(fields), width)
+		} else if c.l.mode == modeHist {
+			c.histRow(fields, line, b)
+		} else if c.fields(fields, line, b) {
+			c.build(b, line)
+		}
+		if b.err != nil {
+			return
+		}
+	}
+}
+
+// fields parses the columns of one CSV record into c.v.
+func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
+	l, v := c.l, &c.v
+	v.reset()
+	epoch := false
+	if l.created >= 0 {
+		s := trim(f[l.created])
+		if len(s) > 0 {
+			t, err := c.tp.parse(s)
+			if err != nil {
+				return c.fail(b, line, l.created, skipTime, "%v", err)
+			}
+			v.created = t
+			epoch = c.tp.layout == "" && isNumber(s)
+		}
+	}
+	if l.settled >= 0 {
+		if s := trim(f[l.settled]); len(s) > 0 {
+			t, err := c.tp.parse(s)
+			if err != nil {
+				return c.fail(b, line, l.settled, skipTime, "%v", err)
+			}
+			v.settled = t
+		}
+	}
+	if l.duration >= 0 {
+		if s := trim(f[l.duration]); len(s) > 0 {
+			d, err := parseDuration(s)
+			if err != nil {
+				return c.fail(b, line, l.duration, skipDuration, "%v", err)
+			}
+			v.dur = d
+		}
+	}
+	if l.status >= 0 {
+		if s := trim(f[l.status]); len(s) > 0 {
+			st, ok := c.status.lookup(s)
+			if !ok {
+				return c.fail(b, line, l.status, skipStatus,
+					"unknown status %q (add it with the final or pending status options)", s)
+			}
+			v.status, v.hasStatus = st, true
+		}
+	}
+	if l.signal >= 0 {
+		if s := trim(f[l.signal]); len(s) > 0 {
+			return c.signal(s, epoch, line, b)
+		}
+	}
+	return true
+}
+
+// signal parses a signal field: a timestamp, or an age.
+func (c *rowConv) signal(s []byte, epoch bool, line int, b *batch) bool {
+	v := &c.v
+	if isNumber(s) && !epoch || !isNumber(s) && c.tp.layout == "" && isGoDuration(s) {
+		d, err := parseDuration(s)
+		if err != nil {
+			return c.fail(b, line, c.l.signal, skipSignal, "%v", err)
+		}
+		v.sigAge = d
+		return true
+	}
+	t, err := c.tp.parse(s)
+	if err != nil {
+		return c.fail(b, line, c.l.signal, skipSignal, "%v", err)
+	}
+	v.sigTime = t
+	return true
+}
+
+// isGoDuration reports whether s ends like a Go duration ("1.5s", "2m").
+func isGoDuration(s []byte) bool {
+	n := len(s)
+	return n >= 2 && s[0] >= '0' && s[0] <= '9' && (s[n-1] == 's' || s[n-1] == 'm' || s[n-1] == 'h') &&
+		bytes.IndexAny(s, ":-T ") < 0
+}
+
+func trim(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

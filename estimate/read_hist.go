@@ -1,0 +1,70 @@
+package estimate
+
+import (
+	"math"
+	"strconv"
+)
+
+// histRow turns one histogram row lo_s,hi_s,final,pending into up to two
+// weighted items at the bin's midpoint.
+func (c *rowConv) histRow(f [][]byte, line int, b *batch) {
+	l := c.l
+	lo, err := strconv.ParseFloat(string(trim(f[l.lo])), 64)
+	if err != nil || math.IsNaN(lo) || math.IsInf(lo, 0) || lo < 0 {
+		c.fail(b, line, l.lo, skipHistogramBins, "bad bin start %q (want seconds >= 0)", trim(f[l.lo]))
+		return
+	}
+	hs := trim(f[l.hi])
+	hi := math.Inf(1)
+	if len(hs) > 0 {
+		hi, err = strconv.ParseFloat(string(hs), 64)
+		if err != nil || math.IsNaN(hi) || hi < lo || math.IsInf(hi, -1) {
+			c.fail(b, line, l.hi, skipHistogramBins, "bad bin end %q (want seconds >= lo_s, empty or inf)", hs)
+			return
+		}
+	}
+	final, ok := c.count(f, l.final, line, b)
+	if !ok {
+		return
+	}
+	pending, ok := c.count(f, l.pending, line, b)
+	if !ok {
+		return
+	}
+	mid := lo // an open bin: pending items are known alive at lo
+	switch {
+	case math.IsInf(hi, 1):
+		if final > 0 {
+			c.fail(b, line, l.final, skipHistogramBins, "final count %v in an open bin (hi_s empty or inf)", final)
+			return
+		}
+	case lo > 0:
+		mid = math.Sqrt(lo * hi)
+	default:
+		mid = hi / 2
+	}
+	if b.weights == nil {
+		b.weights = make([]float64, len(b.items), cap(b.items))
+	}
+	add := func(s Status, w float64) {
+		if w > 0 {
+			b.items = append(b.items, Item{Age: mid, Status: s, Created: NoTime, Signal: math.NaN()})
+			b.weights = append(b.weights, w)
+		}
+	}
+	add(Settled, final)
+	add(Pending, pending)
+}
+
+func (c *rowConv) count(f [][]byte, col, line int, b *batch) (float64, bool) {
+	s := trim(f[col])
+	if len(s) == 0 {
+		return 0, true
+	}
+	n, err := strconv.ParseFloat(string(s), 64)
+	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
+		c.fail(b, line, col, skipHistogramBins, "bad count %q (want a number >= 0)", s)
+		return 0, false
+	}
+	return n, true
+}

@@ -1,0 +1,421 @@
+package estimate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/file"
+	"github.com/apache/arrow/go/v17/parquet/schema"
+)
+
+// parquetBatch is how many rows are decoded at a time.
+var parquetBatch int64 = 1 << 13
+
+// Column roles in a Parquet log.
+const (
+	roleCreated = iota
+	roleSettled
+	roleDuration
+	roleStatus
+	roleSignal
+)
+
+// readParquet reads a Parquet log row group by row group, decoding only
+// the needed columns straight from their pages into items.
+func (r *reader) readParquet(name string, f *os.File) (err error) {
+	defer func() {
+		if p := recover(); p != nil { // arrow panics on some corrupt files
+			err = fmt.Errorf("%s: corrupt parquet file: %v", name, p)
+		}
+	}()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := openParquet(f)
+	if err != nil {
+		return fmt.Errorf("%s: not a readable parquet file: %v", name, err)
+	}
+	defer pf.Close()
+	sc := pf.MetaData().Schema
+	header := make([]string, sc.NumColumns())
+	for i := range header {
+		header[i] = sc.Column(i).Path()
+	}
+	l, err := resolveColumns(name, header, &r.opt)
+	if err != nil {
+		return err
+	}
+	if l.mode == modeHist {
+		return fmt.Errorf("%s: histograms must be CSV", name)
+	}
+	cols, err := parquetColumns(l, sc)
+	if err != nil {
+		return err
+	}
+	return r.parquetGroups(pf, cols, r.newConv(l), info.Size())
+}
+
+// openParquet opens a Parquet file reading column chunks through a
+// buffer, so memory stays bounded whatever the row group size.
+func openParquet(f *os.File) (*file.Reader, error) {
+	props := parquet.NewReaderProperties(nil)
+	props.BufferedStreamEnabled = true
+	props.BufferSize = 1 << 20
+	return file.NewParquetReader(f, file.WithReadProps(props))
+}
+
+// pqCol is one needed column of a Parquet log and its decoded values.
+type pqCol struct {
+	role, col, index int // role, layout column, parquet leaf column
+	phys             parquet.Type
+	unit             int64 // ns per unit of a timestamp column, 0 for epochs
+	date             bool  // int32 days since 1970
+	maxDef           int16
+	rdr              file.ColumnChunkReader
+	defs             []int16
+	i64              []int64
+	i32              []int32
+	f64              []float64
+	f32              []float32
+	ba               []parquet.ByteArray
+	bl               []bool
+	i96              []parquet.Int96
+	pos, cur         int
+}
+
+// parquetColumns checks the types of the needed columns.
+func parquetColumns(l *layout, sc *schema.Schema) ([]*pqCol, error) {
+	var cols []*pqCol
+	add := func(role, col int, allowed ...parquet.Type) error {
+		if col < 0 {
+			return nil
+		}
+		c := sc.Column(col)
+		p := &pqCol{role: role, col: col, index: col, phys: c.PhysicalType(), maxDef: c.MaxDefinitionLevel()}
+		if c.MaxRepetitionLevel() > 0 {
+			return fmt.Errorf("%s: column %s: repeated columns are not supported", l.file, l.name(col))
+		}
+		ok := false
+		for _, t := range allowed {
+			ok = ok || t == p.phys
+		}
+		if !ok {
+			return fmt.Errorf("%s: column %s: parquet type %s does not fit a %s column", l.file, l.name(col), p.phys, roleNames[role])
+		}
+		switch lt := c.LogicalType().(type) {
+		case *schema.TimestampLogicalType:
+			p.unit = tsUnitNS(lt.TimeUnit())
+		case schema.TimestampLogicalType:
+			p.unit = tsUnitNS(lt.TimeUnit())
+		case schema.DateLogicalType, *schema.DateLogicalType:
+			p.date = p.phys == parquet.Types.Int32
+		}
+		cols = append(cols, p)
+		return nil
+	}
+	T := parquet.Types
+	times := []parquet.Type{T.Int64, T.Int32, T.Double, T.Float, T.Int96, T.ByteArray}
+	for _, err := range []error{
+		add(roleCreated, l.created, times...),
+		add(roleSettled, l.settled, times...),
+		add(roleDuration, l.duration, T.Double, T.Float, T.Int64, T.Int32, T.ByteArray),
+		add(roleStatus, l.status, T.ByteArray, T.Boolean, T.Int32, T.Int64),
+		add(roleSignal, l.signal, times...),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return cols, nil
+}
+
+var roleNames = []string{"created_at", "settled_at", "duration", "status", "signal"}
+
+func tsUnitNS(u schema.TimeUnitType) int64 {
+	switch u {
+	case schema.TimeUnitMillis:
+		return 1e6
+	case schema.TimeUnitMicros:
+		return 1e3
+	}
+	return 1
+}
+
+// read decodes the next n rows of the column.
+func (p *pqCol) read(n int64) error {
+	if cap(p.defs) < int(n) {
+		p.defs = make([]int16, n)
+	}
+	defs := p.defs[:n]
+	var rows int64
+	var err error
+	switch r := p.rdr.(type) {
+	case *file.Int64ColumnChunkReader:
+		p.i64 = grow(p.i64, n)
+		rows, _, err = r.ReadBatch(n, p.i64, defs, nil)
+	case *file.Int32ColumnChunkReader:
+		p.i32 = grow(p.i32, n)
+		rows, _, err = r.ReadBatch(n, p.i32, defs, nil)
+	case *file.Float64ColumnChunkReader:
+		p.f64 = grow(p.f64, n)
+		rows, _, err = r.ReadBatch(n, p.f64, defs, nil)
+	case *file.Float32ColumnChunkReader:
+		p.f32 = grow(p.f32, n)
+		rows, _, err = r.ReadBatch(n, p.f32, defs, nil)
+	case *file.ByteArrayColumnChunkReader:
+		p.ba = grow(p.ba, n)
+		rows, _, err = r.ReadBatch(n, p.ba, defs, nil)
+	case *file.BooleanColumnChunkReader:
+		p.bl = grow(p.bl, n)
+		rows, _, err = r.ReadBatch(n, p.bl, defs, nil)
+	case *file.Int96ColumnChunkReader:
+		p.i96 = grow(p.i96, n)
+		rows, _, err = r.ReadBatch(n, p.i96, defs, nil)
+	default:
+		return fmt.Errorf("unsupported column reader %T", p.rdr)
+	}
+	if err != nil {
+		return err
+	}
+	if rows != n {
+		return fmt.Errorf("truncated column: %d of %d rows", rows, n)
+	}
+	p.pos = 0
+	return nil
+}
+
+func grow[T any](s []T, n int64) []T {
+	if int64(cap(s)) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// advance moves to row k: cur is its value's index, or -1 for a null.
+func (p *pqCol) advance(k int) {
+	if p.maxDef > 0 && p.defs[k] < p.maxDef {
+		p.cur = -1
+		return
+	}
+	p.cur = p.pos
+	p.pos++
+}
+
+var errNotFinite = errors.New("not a finite number")
+
+// number returns a numeric value as float64.
+func (p *pqCol) number() float64 {
+	switch p.phys {
+	case parquet.Types.Int64:
+		return float64(p.i64[p.cur])
+	case parquet.Types.Int32:
+		return float64(p.i32[p.cur])
+	case parquet.Types.Double:
+		return p.f64[p.cur]
+	case parquet.Types.Float:
+		return float64(p.f32[p.cur])
+	}
+	return math.NaN()
+}
+
+// isTime reports whether the column's values are times by their type.
+func (p *pqCol) isTime() bool {
+	return p.unit > 0 || p.date || p.phys == parquet.Types.Int96
+}
+
+// time returns the current value as Unix nanoseconds.
+func (p *pqCol) time(tp *timeParser) (int64, error) {
+	switch {
+	case p.unit > 0:
+		v := p.i64[p.cur]
+		if v > math.MaxInt64/p.unit || v < math.MinInt64/p.unit {
+			return 0, errTimeRange
+		}
+		return v * p.unit, nil
+	case p.date:
+		return unixNano(timeOfDays(int64(p.i32[p.cur])))
+	case p.phys == parquet.Types.Int96:
+		return unixNano(p.i96[p.cur].ToTime())
+	case p.phys == parquet.Types.ByteArray:
+		return tp.parse(trim(p.ba[p.cur]))
+	case p.phys == parquet.Types.Int64:
+		return tp.epoch(strconv.AppendInt(nil, p.i64[p.cur], 10))
+	case p.phys == parquet.Types.Int32:
+		return tp.epoch(strconv.AppendInt(nil, int64(p.i32[p.cur]), 10))
+	}
+	f := p.number()
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, errNotFinite
+	}
+	return tp.epoch(strconv.AppendFloat(nil, f, 'f', -1, 64))
+}
+
+// statusText returns the status value as text for the status table.
+func (p *pqCol) statusText(buf []byte) []byte {
+	switch p.phys {
+	case parquet.Types.ByteArray:
+		return trim(p.ba[p.cur])
+	case parquet.Types.Boolean:
+		return strconv.AppendBool(buf, p.bl[p.cur])
+	case parquet.Types.Int32:
+		return strconv.AppendInt(buf, int64(p.i32[p.cur]), 10)
+	}
+	return strconv.AppendInt(buf, p.i64[p.cur], 10)
+}
+
+// statusCache remembers the last status looked up: Parquet status columns
+// repeat a few dictionary values.
+type statusCache struct {
+	text []byte
+	st   Status
+	ok   bool
+}
+
+func (c *rowConv) lookupCached(sc *statusCache, s []byte) (Status, bool) {
+	if sc.ok && bytes.Equal(sc.text, s) {
+		return sc.st, true
+	}
+	st, ok := c.status.lookup(s)
+	if ok {
+		sc.text = append(sc.text[:0], s...)
+		sc.st, sc.ok = st, true
+	}
+	return st, ok
+}
+
+// parquetGroups decodes the row groups of pf, in parallel when there are
+// several, and merges their batches in file order.
+func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size int64) error {
+	groups := pf.NumRowGroups()
+	bases := make([]int64, groups+1)
+	for g := range groups {
+		bases[g+1] = bases[g] + pf.MetaData().RowGroup(g).NumRows()
+	}
+	total := bases[groups]
+	progress := func(g int) {
+		if total > 0 {
+			r.progress(size * (bases[g+1] - bases[g]) / total)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), 4, groups)
+	if workers < 2 {
+		b := &batch{}
+		for g := range groups {
+			var err error
+			c.decodeGroup(pf, g, cols, bases[g], func(d *batch) bool {
+				err = r.merge(d)
+				d.reset()
+				return err == nil
+			}, b)
+			if err != nil {
+				return err
+			}
+			progress(g)
+		}
+		return nil
+	}
+	outs := make([]chan *batch, groups)
+	next := make(chan int, groups)
+	for g := range groups {
+		outs[g] = make(chan *batch, 4)
+		next <- g
+	}
+	close(next)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wc, wcols := c.clone(), cloneCols(cols)
+			for g := range next {
+				wc.decodeGroup(pf, g, wcols, bases[g], func(b *batch) bool {
+					select {
+					case outs[g] <- b:
+						return true
+					case <-stop:
+						return false
+					}
+				}, nil)
+				close(outs[g])
+			}
+		}()
+	}
+	defer wg.Wait()
+	for g := range groups {
+		for b := range outs[g] {
+			err := r.merge(b)
+			batchPool.Put(b)
+			if err != nil {
+				close(stop)
+				return err
+			}
+		}
+		progress(g)
+	}
+	return nil
+}
+
+func cloneCols(cols []*pqCol) []*pqCol {
+	out := make([]*pqCol, len(cols))
+	for i, p := range cols {
+		out[i] = &pqCol{role: p.role, col: p.col, index: p.index, phys: p.phys,
+			unit: p.unit, date: p.date, maxDef: p.maxDef}
+	}
+	return out
+}
+
+// decodeGroup decodes row group g in batches handed to emit, which
+// reports whether to go on. With reuse nil each batch comes from
+// batchPool; otherwise reuse is emitted again and again. A failure is
+// emitted as a batch with err set.
+func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int64, emit func(*batch) bool, reuse *batch) {
+	get := func() *batch {
+		if reuse != nil {
+			reuse.reset()
+			return reuse
+		}
+		b := batchPool.Get().(*batch)
+		b.reset()
+		return b
+	}
+	fail := func(err error) { b := get(); b.err = err; emit(b) }
+	defer func() {
+		if p := recover(); p != nil { // arrow panics on some corrupt files
+			fail(fmt.Errorf("%s: corrupt parquet file: row group %d: %v", c.l.file, g, p))
+		}
+	}()
+	rg := pf.RowGroup(g)
+	for _, p := range cols {
+		var err error
+		if p.rdr, err = rg.Column(p.index); err != nil {
+			fail(fmt.Errorf("%s: row group %d: column %s: %v", c.l.file, g, c.l.name(p.col), err))
+			return
+		}
+	}
+	left := rg.NumRows()
+	for left > 0 {
+		n := min(left, parquetBatch)
+		for _, p := range cols {
+			if err := p.read(n); err != nil {
+				fail(fmt.Errorf("%s: row group %d: column %s: %v", c.l.file, g, c.l.name(p.col), err))
+				return
+			}
+		}
+		b := get()
+		c.parquetRows(cols, int(n), rowBase, b)
+		if !emit(b) || b.err != nil {
+			return
+		}
+		left -= n
+		rowBase += n
+	}
+}

@@ -1,0 +1,274 @@
+package estimate
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+)
+
+// readLogRows makes n seeded log rows with pending, failed and signals.
+func readLogRows(n int, seed uint64) []LogRow {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	start := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+	rows := make([]LogRow, n)
+	for i := range rows {
+		c := start.Add(time.Duration(rng.Int64N(int64(48 * time.Hour)))).Truncate(time.Millisecond)
+		age := time.Duration(rng.ExpFloat64() * 30e9).Truncate(time.Millisecond)
+		r := LogRow{Created: c, Settled: c.Add(age), Status: "settled"}
+		switch u := rng.Float64(); {
+		case u < 0.1:
+			r.Settled, r.Status = time.Time{}, "pending"
+		case u < 0.15:
+			r.Status = "failed"
+		case u < 0.2:
+			r.Status = ""
+		}
+		if rng.Float64() < 0.5 {
+			r.Signal = c.Add(time.Duration(rng.Int64N(int64(10 * time.Second)))).Truncate(time.Millisecond)
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// readWantItems works out the items of rows directly from the rows.
+func readWantItems(rows []LogRow) (final, pending []Item) {
+	var obs time.Time
+	for _, r := range rows {
+		for _, t := range []time.Time{r.Created, r.Settled, r.Signal} {
+			if t.After(obs) {
+				obs = t
+			}
+		}
+	}
+	for _, r := range rows {
+		it := Item{Created: r.Created.UnixNano(), Signal: math.NaN(), Status: Settled}
+		if !r.Signal.IsZero() {
+			it.Signal = r.Signal.Sub(r.Created).Seconds()
+		}
+		if r.Status == "failed" {
+			it.Status = Failed
+		}
+		if r.Settled.IsZero() {
+			it.Status, it.Age = Pending, obs.Sub(r.Created).Seconds()
+			pending = append(pending, it)
+			continue
+		}
+		it.Age = r.Settled.Sub(r.Created).Seconds()
+		final = append(final, it)
+	}
+	return final, pending
+}
+
+func readSameItems(t *testing.T, what string, got, want []Item) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d items, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if !readClose(g.Age, w.Age) || g.Status != w.Status || g.Created != w.Created ||
+			g.HasSignal() != w.HasSignal() || (w.HasSignal() && !readClose(g.Signal, w.Signal)) {
+			t.Fatalf("%s: item %d = %+v, want %+v", what, i, g, w)
+		}
+	}
+}
+
+// TestReadCSVParquetSame: the CSV and Parquet forms of one log, written by
+// WriteCSV and WriteParquet, give the items worked out from the rows.
+func TestReadCSVParquetSame(t *testing.T) {
+	defer func(n int64) { parquetBatch = n }(parquetBatch)
+	parquetBatch = 100 // several batches per row group
+	for _, signal := range []bool{true, false} {
+		rows := readLogRows(3000, 1)
+		if !signal { // the shape of the fast path
+			for i := range rows {
+				rows[i].Signal = time.Time{}
+			}
+		}
+		testReadCSVParquetSame(t, rows)
+	}
+}
+
+func testReadCSVParquetSame(t *testing.T, rows []LogRow) {
+	final, pending := readWantItems(rows)
+	want := append(final, pending...)
+	dir := t.TempDir()
+	var csvBuf, pqBuf bytes.Buffer
+	if err := WriteCSV(&csvBuf, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteParquet(&pqBuf, rows); err != nil {
+		t.Fatal(err)
+	}
+	csvPath, pqPath := filepath.Join(dir, "log.csv"), filepath.Join(dir, "log.parquet")
+	os.WriteFile(csvPath, csvBuf.Bytes(), 0o644)
+	os.WriteFile(pqPath, pqBuf.Bytes(), 0o644)
+	for _, p := range []string{csvPath, pqPath} {
+		got, st, err := Read([]string{p}, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		readSameItems(t, p, got, want)
+		if st.Final != int64(len(final)) || st.Pending != int64(len(pending)) || !st.HasCreated {
+			t.Errorf("%s: stats %+v", p, st)
+		}
+	}
+	// A Parquet file without its extension is known by its magic bytes;
+	// CSV and Parquet mix.
+	noExt := filepath.Join(dir, "log.data")
+	os.WriteFile(noExt, pqBuf.Bytes(), 0o644)
+	got, _, err := Read([]string{noExt, csvPath}, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readSameItems(t, "mixed", got, append(append(append([]Item{}, final...), final...), append(pending, pending...)...))
+	// The same bad row is reported at the same place in both forms.
+	rows = append([]LogRow(nil), rows...)
+	rows[10].Status = "lost"
+	for _, write := range []func(*bytes.Buffer) error{
+		func(b *bytes.Buffer) error { return WriteCSV(b, rows) },
+		func(b *bytes.Buffer) error { return WriteParquet(b, rows) },
+	} {
+		var b bytes.Buffer
+		write(&b)
+		p := filepath.Join(dir, "bad")
+		os.WriteFile(p, b.Bytes(), 0o644)
+		_, _, err := Read([]string{p}, ReadOptions{})
+		if err == nil || !strings.HasSuffix(err.Error(), `bad:12:3: column status: unknown status "lost" (add it with the final or pending status options)`) {
+			t.Errorf("error %v", err)
+		}
+	}
+}
+
+// readArrowParquet writes columns to a Parquet file with pqarrow.
+func readArrowParquet(t *testing.T, fields []arrow.Field, cols []arrow.Array, rowGroup int64) string {
+	t.Helper()
+	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(cols[0].Len()))
+	tbl := array.NewTableFromRecords(rec.Schema(), []arrow.Record{rec})
+	p := filepath.Join(t.TempDir(), "t.parquet")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := parquet.NewWriterProperties(parquet.WithDictionaryDefault(true))
+	if err := pqarrow.WriteTable(tbl, f, rowGroup, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return p
+}
+
+// TestReadParquetTypes: the column types a Parquet log may use.
+func TestReadParquetTypes(t *testing.T) {
+	mem := memory.DefaultAllocator
+	base := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	ts := func(unit arrow.TimeUnit, vals []time.Time) arrow.Array {
+		b := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: unit, TimeZone: "UTC"})
+		for _, v := range vals {
+			if v.IsZero() {
+				b.AppendNull()
+				continue
+			}
+			t, _ := arrow.TimestampFromTime(v, unit)
+			b.Append(t)
+		}
+		return b.NewArray()
+	}
+	strs := func(vals ...string) arrow.Array {
+		b := array.NewStringBuilder(mem)
+		for _, v := range vals {
+			if v == "<null>" {
+				b.AppendNull()
+			} else {
+				b.Append(v)
+			}
+		}
+		return b.NewArray()
+	}
+	created := []time.Time{base, base.Add(time.Second), base.Add(2 * time.Second)}
+	settled := []time.Time{base.Add(1500 * time.Millisecond), {}, base.Add(5 * time.Second)}
+	wantAges := []float64{1.5, 4, 3} // the pending one censored at the latest settle, base+5s
+	wantStatus := []Status{Settled, Pending, Failed}
+	status := strs("ok", "<null>", "declined")
+	check := func(name string, p string, opt ReadOptions) {
+		t.Helper()
+		items, _, err := Read([]string{p}, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(items) != 3 {
+			t.Fatalf("%s: %d items, want 3", name, len(items))
+		}
+		got := map[Status]float64{}
+		for _, it := range items {
+			got[it.Status] = it.Age
+		}
+		for i := range wantAges {
+			if !readClose(got[wantStatus[i]], wantAges[i]) {
+				t.Errorf("%s: %v age %v, want %v", name, wantStatus[i], got[wantStatus[i]], wantAges[i])
+			}
+		}
+	}
+	for _, unit := range []arrow.TimeUnit{arrow.Millisecond, arrow.Microsecond, arrow.Nanosecond} {
+		p := readArrowParquet(t, []arrow.Field{{Name: "created_at", Type: &arrow.TimestampType{Unit: unit, TimeZone: "UTC"}},
+			{Name: "settled_at", Type: &arrow.TimestampType{Unit: unit, TimeZone: "UTC"}, Nullable: true},
+			{Name: "status", Type: arrow.BinaryTypes.String, Nullable: true}},
+			[]arrow.Array{ts(unit, created), ts(unit, settled), status}, 2)
+		check(unit.String(), p, ReadOptions{})
+	}
+	// Epoch milliseconds as int64, a dictionary-encoded status.
+	ms := func(vals []time.Time) arrow.Array {
+		b := array.NewInt64Builder(mem)
+		for _, v := range vals {
+			if v.IsZero() {
+				b.AppendNull()
+			} else {
+				b.Append(v.UnixMilli())
+			}
+		}
+		return b.NewArray()
+	}
+	db := array.NewDictionaryBuilder(mem, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}).(*array.BinaryDictionaryBuilder)
+	db.AppendString("ok")
+	db.AppendNull()
+	db.AppendString("declined")
+	p := readArrowParquet(t, []arrow.Field{{Name: "created_at", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "settled_at", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "status", Type: db.Type(), Nullable: true}},
+		[]arrow.Array{ms(created), ms(settled), db.NewArray()}, 1)
+	check("epoch ms", p, ReadOptions{TimeUnit: "ms"})
+	// String timestamps.
+	p = readArrowParquet(t, []arrow.Field{{Name: "created_at", Type: arrow.BinaryTypes.String},
+		{Name: "settled_at", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "status", Type: arrow.BinaryTypes.String, Nullable: true}},
+		[]arrow.Array{strs("2026-05-01 10:00:00", "2026-05-01T10:00:01Z", "2026-05-01T12:00:02+02:00"),
+			strs("2026-05-01T10:00:01.5Z", "", "2026-05-01T10:00:05Z"), status}, 3)
+	check("strings", p, ReadOptions{})
+	// Float durations with a boolean status.
+	fb := array.NewFloat64Builder(mem)
+	fb.AppendValues([]float64{1.5, 4, 3}, nil)
+	bb := array.NewBooleanBuilder(mem)
+	bb.AppendValues([]bool{true, false, true}, nil)
+	p = readArrowParquet(t, []arrow.Field{{Name: "duration", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "done", Type: arrow.FixedWidthTypes.Boolean}},
+		[]arrow.Array{fb.NewArray(), bb.NewArray()}, 2)
+	items, _, err := Read([]string{p}, ReadOptions{StatusCol: "done", FinalStatus: []string{"true"}, PendingStatus: []string{"false"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 3 || items[0].Age != 1.5 || items[1].Status != Pending || items[1].Age != 4 || items[2].Status != Settled {
+		t.Errorf("durations: %+v", items)
+	}
+}

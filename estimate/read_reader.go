@@ -1,0 +1,197 @@
+package estimate
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// reader is the state of one call to EachWeighted.
+type reader struct {
+	opt       ReadOptions
+	fn        func(Item, float64)
+	tp        *timeParser // template; workers copy it
+	status    *statusTable
+	observed  int64 // ObservedAt in Unix ns when fixedObs
+	fixedObs  bool
+	maxTime   int64 // latest timestamp seen, NoTime if none
+	stats     ReadStats
+	weighted  bool
+	deferred  [][]Item // blocks of deferBlock items
+	spill     *spill
+	noCreated int64
+	total     int64 // input bytes, for Progress
+	done      int64
+}
+
+func newReader(opt ReadOptions, fn func(Item, float64)) (*reader, error) {
+	tp, err := newTimeParser(opt.TimeFormat, opt.TimeUnit, opt.Location)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Delimiter != 0 && (opt.Delimiter >= utf8.RuneSelf || opt.Delimiter == '"' ||
+		opt.Delimiter == '\n' || opt.Delimiter == '\r') {
+		return nil, fmt.Errorf("delimiter %q: must be one ASCII character other than a quote or line end", opt.Delimiter)
+	}
+	r := &reader{opt: opt, fn: fn, tp: tp, maxTime: NoTime,
+		status: newStatusTable(opt.FinalStatus, opt.PendingStatus)}
+	if !opt.ObservedAt.IsZero() {
+		ns, err := unixNano(opt.ObservedAt)
+		if err != nil {
+			return nil, fmt.Errorf("observed-at %v: %v", opt.ObservedAt, err)
+		}
+		r.observed, r.fixedObs = ns, true
+		r.stats.ObservedAt = opt.ObservedAt
+	}
+	return r, nil
+}
+
+func (r *reader) close() {
+	if r.spill != nil {
+		r.spill.Close()
+	}
+}
+
+func (r *reader) progress(n int64) {
+	r.done += n
+	if r.opt.Progress != nil {
+		r.opt.Progress(r.done, r.total)
+	}
+}
+
+// readFile reads one input, telling CSV from Parquet.
+func (r *reader) readFile(name string) error {
+	if name == "-" {
+		br := bufio.NewReaderSize(os.Stdin, 1<<16)
+		magic, _ := br.Peek(4)
+		if string(magic) == "PAR1" {
+			return errors.New("-: parquet on standard input is not supported: give the file name")
+		}
+		return r.readText(name, br)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var magic [4]byte
+	n, _ := io.ReadFull(f, magic[:])
+	lower := strings.ToLower(name)
+	if string(magic[:n]) == "PAR1" || strings.HasSuffix(lower, ".parquet") || strings.HasSuffix(lower, ".pq") {
+		return r.readParquet(name, f)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return r.readText(name, f)
+}
+
+// readText reads a CSV input, gunzipping it when it starts like gzip.
+func (r *reader) readText(name string, in io.Reader) error {
+	br := bufio.NewReaderSize(in, 1<<16)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		defer zr.Close()
+		return r.readCSV(name, zr)
+	}
+	return r.readCSV(name, br)
+}
+
+func (r *reader) delimFor(name string) byte {
+	if r.opt.Delimiter != 0 {
+		return byte(r.opt.Delimiter)
+	}
+	if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(name), ".gz"), ".tsv") {
+		return '\t'
+	}
+	return ','
+}
+
+// merge takes in a parsed batch: items to the callback, counts to stats.
+func (r *reader) merge(b *batch) error {
+	for i, it := range b.items {
+		w := 1.0
+		if b.weights != nil {
+			w = b.weights[i]
+		}
+		r.deliver(it, w)
+	}
+	for _, it := range b.deferred {
+		if err := r.deferItem(it); err != nil {
+			return err
+		}
+	}
+	r.stats.Rows += b.rows
+	if b.maxTime != NoTime && (r.maxTime == NoTime || b.maxTime > r.maxTime) {
+		r.maxTime = b.maxTime
+	}
+	for k, n := range b.skipped {
+		if r.stats.Skipped == nil {
+			r.stats.Skipped = map[string]int64{}
+		}
+		r.stats.Skipped[k] += n
+	}
+	return b.err
+}
+
+// spill keeps deferred pending items in a temporary file.
+type spill struct {
+	f *os.File
+	w *bufio.Writer
+}
+
+func newSpill() (*spill, error) {
+	f, err := os.CreateTemp("", "pollfit-pending-*")
+	if err != nil {
+		return nil, fmt.Errorf("spill pending items: %v", err)
+	}
+	os.Remove(f.Name()) // the open file lives on until closed (on Unix)
+	return &spill{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+func (s *spill) write(items []Item) error {
+	var b [16]byte
+	for _, it := range items {
+		binary.LittleEndian.PutUint64(b[:8], uint64(it.Created))
+		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(it.Signal))
+		if _, err := s.w.Write(b[:]); err != nil {
+			return fmt.Errorf("spill pending items: %v", err)
+		}
+	}
+	return nil
+}
+
+func (s *spill) each(fn func(Item)) error {
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("spill pending items: %v", err)
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(s.f, 1<<16)
+	var b [16]byte
+	for {
+		if _, err := io.ReadFull(br, b[:]); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("read spilled pending items: %v", err)
+		}
+		fn(Item{Status: Pending, Created: int64(binary.LittleEndian.Uint64(b[:8])),
+			Signal: math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))})
+	}
+}
+
+func (s *spill) Close() error { return s.f.Close() }
+
+var _ = time.Time{}

@@ -1,0 +1,153 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+)
+
+// batch is what a run of rows turns into.
+type batch struct {
+	items    []Item
+	weights  []float64 // histogram weights, parallel to items; nil otherwise
+	deferred []Item    // pending items waiting for the default ObservedAt
+	rows     int64
+	maxTime  int64 // latest timestamp, NoTime if none
+	skipped  map[string]int64
+	err      error // the first bad row, when not skipping
+}
+
+func (b *batch) reset() {
+	b.items, b.deferred = b.items[:0], b.deferred[:0]
+	b.weights = nil
+	b.rows, b.maxTime, b.err = 0, NoTime, nil
+	clear(b.skipped)
+}
+
+func (b *batch) seen(t int64) {
+	if t != NoTime && (b.maxTime == NoTime || t > b.maxTime) {
+		b.maxTime = t
+	}
+}
+
+// rowVals are the values of one row, parsed but not yet checked.
+type rowVals struct {
+	created, settled int64   // NoTime when empty
+	dur              float64 // NaN when empty
+	status           Status
+	hasStatus        bool    // false when there is no status or it is empty
+	sigTime          int64   // NoTime when the signal is not a timestamp
+	sigAge           float64 // NaN when no age-valued signal
+}
+
+func (v *rowVals) reset() {
+	*v = rowVals{created: NoTime, settled: NoTime, dur: math.NaN(), sigTime: NoTime, sigAge: math.NaN()}
+}
+
+// rowConv turns rows of one file into items. Each worker has its own.
+type rowConv struct {
+	l        *layout
+	tp       timeParser
+	status   *statusTable
+	skipBad  bool
+	fixedObs bool
+	observed int64
+	v        rowVals
+	fast     fastBufs
+	_        [128]byte // keeps workers' copies off each other's cache lines
+}
+
+func (r *reader) newConv(l *layout) *rowConv {
+	return &rowConv{l: l, tp: *r.tp, status: r.status, skipBad: r.opt.SkipBad,
+		fixedObs: r.fixedObs, observed: r.observed}
+}
+
+func (c *rowConv) clone() *rowConv {
+	d := *c
+	d.fast = fastBufs{}
+	return &d
+}
+
+// fail records a bad row: the error, or a count when skipping. It
+// returns false so callers can write "return c.fail(...)".
+func (c *rowConv) fail(b *batch, line, col int, reason, format string, args ...any) bool {
+	if c.skipBad {
+		if b.skipped == nil {
+			b.skipped = map[string]int64{}
+		}
+		b.skipped[reason]++
+		return false
+	}
+	if b.err == nil {
+		b.err = &RowError{File: c.l.file, Line: line, Col: col + 1, Column: c.l.name(col),
+			Msg: fmt.Sprintf(format, args...), reason: reason}
+	}
+	return false
+}
+
+// build checks the values in c.v and adds the item to b.
+func (c *rowConv) build(b *batch, line int) bool {
+	v, l := &c.v, c.l
+	it := Item{Created: v.created, Signal: math.NaN(), Status: Settled}
+	if v.hasStatus {
+		it.Status = v.status
+	}
+	pendingAtObs := false
+	switch l.mode {
+	case modeTimes:
+		if v.created == NoTime {
+			return c.fail(b, line, l.created, skipMissing, "empty %s", l.name(l.created))
+		}
+		switch {
+		case v.settled != NoTime:
+			if v.settled < v.created {
+				return c.fail(b, line, l.settled, skipOrder, "%s before %s", l.name(l.settled), l.name(l.created))
+			}
+			it.Age = float64(v.settled-v.created) / 1e9
+			b.seen(v.settled)
+		case v.hasStatus && v.status.Final():
+			return c.fail(b, line, l.settled, skipMissing, "empty %s for a final status (%s)", l.name(l.settled), v.status)
+		default:
+			it.Status, pendingAtObs = Pending, true
+		}
+	case modeDuration:
+		switch {
+		case !math.IsNaN(v.dur):
+			it.Age = v.dur
+			if v.created != NoTime {
+				b.seen(v.created + int64(v.dur*1e9))
+			}
+		case v.hasStatus && v.status.Final():
+			return c.fail(b, line, l.duration, skipMissing, "empty %s for a final status (%s)", l.name(l.duration), v.status)
+		case v.created == NoTime:
+			return c.fail(b, line, l.duration, skipMissing, "empty %s", l.name(l.duration))
+		default:
+			it.Status, pendingAtObs = Pending, true
+		}
+	}
+	b.seen(v.created)
+	switch {
+	case v.sigTime != NoTime:
+		if v.created == NoTime {
+			return c.fail(b, line, l.signal, skipSignal, "a signal timestamp needs %s", orDefault(l.name(l.created), "created_at"))
+		}
+		if v.sigTime < v.created {
+			return c.fail(b, line, l.signal, skipSignalOrder, "%s before %s", l.name(l.signal), l.name(l.created))
+		}
+		it.Signal = float64(v.sigTime-v.created) / 1e9
+		b.seen(v.sigTime)
+	case !math.IsNaN(v.sigAge):
+		it.Signal = v.sigAge
+	}
+	if pendingAtObs {
+		if !c.fixedObs {
+			b.deferred = append(b.deferred, it)
+			return true
+		}
+		if c.observed < v.created {
+			return c.fail(b, line, l.created, skipObserved, "%s after the observed-at time", l.name(l.created))
+		}
+		it.Age = float64(c.observed-v.created) / 1e9
+	}
+	b.items = append(b.items, it)
+	return true
+}

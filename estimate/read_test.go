@@ -1,0 +1,421 @@
+package estimate
+
+import (
+	"encoding/csv"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readWrite writes text to a file named name in a temporary folder and
+// returns its path.
+func readWrite(t testing.TB, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readText reads a CSV text given as a file called name.
+func readText(t testing.TB, name, text string, opt ReadOptions) ([]Item, ReadStats, error) {
+	t.Helper()
+	return Read([]string{readWrite(t, name, text)}, opt)
+}
+
+func readClose(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// TestReadBadInputs: every bad input fails naming file, line and column.
+func TestReadBadInputs(t *testing.T) {
+	const h = "created_at,settled_at,status\n"
+	const ok = "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,settled\n"
+	for _, tc := range []struct {
+		name, text string
+		opt        ReadOptions
+		want       string // the error text after the temporary folder
+	}{
+		{"order", h + ok + "2026-01-01T00:00:05Z,2026-01-01T00:00:01Z,settled\n", ReadOptions{},
+			"p.csv:3:2: column settled_at: settled_at before created_at"},
+		{"bad created", h + ok + "yesterday,2026-01-01T00:00:01Z,settled\n", ReadOptions{},
+			`p.csv:3:1: column created_at: bad timestamp "yesterday"`},
+		{"bad month", h + "2026-13-01T00:00:00Z,2026-01-01T00:00:01Z,settled\n", ReadOptions{},
+			`p.csv:2:1: column created_at: bad timestamp "2026-13-01T00:00:00Z"`},
+		{"unknown status", h + ok + "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,weird\n", ReadOptions{},
+			`p.csv:3:3: column status: unknown status "weird"`},
+		{"final without settle", h + "2026-01-01T00:00:00Z,,settled\n", ReadOptions{},
+			"p.csv:2:2: column settled_at: empty settled_at for a final status (settled)"},
+		{"field count", h + ok + "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z\n", ReadOptions{},
+			"p.csv:3: 2 fields, the header has 3"},
+		{"quote", h + ok + "2026-01-01T00:00:00Z,\"2026-01-01T00:00:01Z\"x,settled\n", ReadOptions{},
+			"p.csv:3:2: column settled_at: text after the closing quote"},
+		{"negative duration", "duration\n1.5\n-2\n", ReadOptions{}, "p.csv:3:1: column duration: negative duration -2"},
+		{"nan duration", "duration\n1.5\nNaN\n", ReadOptions{}, "p.csv:3:1: column duration: duration NaN is not finite"},
+		{"inf duration", "duration\n+Inf\n", ReadOptions{}, "p.csv:2:1: column duration: duration +Inf is not finite"},
+		{"bad duration", "id,duration\n1,1.5\n2,soon\n", ReadOptions{}, `p.csv:3:2: column duration: bad duration "soon"`},
+		{"missing columns", "id,when\n1,2\n", ReadOptions{},
+			"p.csv: missing columns: need created_at and settled_at, or duration (header has: id, when)"},
+		{"named column absent", h + ok, ReadOptions{StatusCol: "state"},
+			`p.csv: no column "state" (header has: created_at, settled_at, status)`},
+		{"empty", "", ReadOptions{}, "p.csv: empty file (no header)"},
+		{"header only", h, ReadOptions{}, "empty input: no data rows in"},
+		{"all pending", h + "2026-01-01T00:00:00Z,,pending\n2026-01-01T00:00:03Z,,\n", ReadOptions{},
+			"nothing to fit: all 2 items are pending"},
+		{"observed before created", h + ok + "2026-01-01T00:00:05Z,,pending\n",
+			ReadOptions{ObservedAt: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC)},
+			"p.csv:3:1: column created_at: created_at after the observed-at time"},
+		{"signal before created", "created_at,settled_at,signal_at\n2026-01-01T00:00:05Z,2026-01-01T00:00:06Z,2026-01-01T00:00:01Z\n",
+			ReadOptions{}, "p.csv:2:3: column signal_at: signal_at before created_at"},
+		{"epoch range", "created_at,settled_at\n1700000000000,1700000000001\n", ReadOptions{},
+			"p.csv:2:1: column created_at: epoch 1700000000000 out of range for time unit s (is the time unit smaller?)"},
+		{"histogram without flag", "lo_s,hi_s,final,pending\n0,1,3,0\n", ReadOptions{}, "looks like a histogram"},
+		{"histogram via Each", "lo_s,hi_s,final,pending\n0,1,3,0\n", ReadOptions{Histogram: true}, "read it with EachWeighted"},
+		{"time layout", h + "01/02/2026 10:00,01/02/2026 10:01,settled\n", ReadOptions{TimeFormat: "2006-01-02"},
+			`p.csv:2:1: column created_at: bad timestamp "01/02/2026 10:00" for layout "2006-01-02"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := readText(t, "p.csv", tc.text, tc.opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got error %v\nwant one containing %q", err, tc.want)
+			}
+			var re *RowError
+			if regexp.MustCompile(`p\.csv:\d`).MatchString(tc.want) && !errors.As(err, &re) {
+				t.Errorf("%v is not a *RowError", err)
+			}
+		})
+	}
+}
+
+// TestReadSkipBad: the bad rows of the table above, skipped and counted.
+func TestReadSkipBad(t *testing.T) {
+	text := "created_at,settled_at,status\n" +
+		"2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,settled\n" +
+		"2026-01-01T00:00:05Z,2026-01-01T00:00:01Z,settled\n" + // order
+		"yesterday,2026-01-01T00:00:01Z,settled\n" + // timestamp
+		"2026-01-01T00:00:00Z,2026-01-01T00:00:03Z,weird\n" + // status
+		"2026-01-01T00:00:00Z,2026-01-01T00:00:04Z\n" + // fields
+		"2026-01-01T00:00:00Z,2026-01-01T00:00:02Z,failed\n"
+	items, st, err := readText(t, "p.csv", text, ReadOptions{SkipBad: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{skipOrder: 1, skipTime: 1, skipStatus: 1, skipFields: 1}
+	if len(st.Skipped) != len(want) {
+		t.Errorf("skipped %v, want %v", st.Skipped, want)
+	}
+	for k, n := range want {
+		if st.Skipped[k] != n {
+			t.Errorf("skipped[%q] = %d, want %d", k, st.Skipped[k], n)
+		}
+	}
+	if len(items) != 2 || items[0].Age != 1 || items[1].Age != 2 || items[1].Status != Failed {
+		t.Errorf("items %v, want ages 1 (settled), 2 (failed)", items)
+	}
+	if st.Rows != 6 || len(st.Warnings) != 1 || !strings.HasPrefix(st.Warnings[0], "skipped 4 bad rows") {
+		t.Errorf("rows %d, warnings %q", st.Rows, st.Warnings)
+	}
+}
+
+// TestReadSenators reads the lifelines data set with a boolean event
+// column, checked against counts made with awk (834 True, 99 False) and
+// against ages worked out here with encoding/csv and time.Parse.
+func TestReadSenators(t *testing.T) {
+	const path = "testdata/read/canadian_senators.csv"
+	opt := ReadOptions{CreatedCol: "start_date", SettledCol: "end_date", StatusCol: "observed",
+		FinalStatus: []string{"True"}, PendingStatus: []string{"False"}}
+	items, st, err := Read([]string{path}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rows != 933 || st.Items != 933 || st.Final != 834 || st.Pending != 99 || !st.HasCreated {
+		t.Fatalf("stats %+v, want 933 rows, 834 final, 99 pending", st)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const layout = "2006-01-02 15:04:05.999999"
+	for i, rec := range recs[1:] {
+		c, err1 := time.Parse(layout, rec[5])
+		s, err2 := time.Parse(layout, rec[6])
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		want := s.Sub(c).Seconds()
+		if !readClose(items[i].Age, want) || items[i].Status.Final() != (rec[9] == "True") || items[i].Created != c.UnixNano() {
+			t.Fatalf("row %d: got %+v, want age %v final %v", i+2, items[i], want, rec[9] == "True")
+		}
+	}
+	// Censored rows are censored at collection time.
+	if want := time.Date(2013, 10, 1, 22, 20, 10, 165196000, time.UTC); !st.ObservedAt.Equal(want) {
+		t.Errorf("observed at %v, want %v", st.ObservedAt, want)
+	}
+}
+
+// TestReadDialects: one log written in several CSV dialects reads the same.
+func TestReadDialects(t *testing.T) {
+	plain := "created_at,settled_at,status\n" +
+		"2026-01-01T00:00:00Z,2026-01-01T00:00:01.5Z,settled\n" +
+		"2026-01-01T00:00:10Z,2026-01-01T00:01:10Z,failed\n" +
+		"2026-01-01T00:00:20Z,,pending\n"
+	want := []Item{{Age: 1.5, Status: Settled}, {Age: 60, Status: Failed}, {Age: 50, Status: Pending}}
+	for name, text := range map[string]string{
+		"plain":     plain,
+		"bom crlf":  "\xEF\xBB\xBF" + strings.ReplaceAll(plain, "\n", "\r\n"),
+		"quoted":    "\"created_at\",\"settled_at\",\"status\"\n\"2026-01-01T00:00:00Z\",\"2026-01-01T00:00:01.5Z\",settled\n\"2026-01-01T00:00:10Z\",\"2026-01-01T00:01:10Z\",\"failed\"\n2026-01-01T00:00:20Z,\"\",pending",
+		"semicolon": strings.ReplaceAll(plain, ",", ";"),
+		"spaces":    "Created_At , settled_at, STATUS\n2026-01-01 00:00:00, 2026-01-01 00:00:01.5 ,Settled\n2026-01-01T00:00:10+00:00,2026-01-01T01:01:10+01:00,FAILED\n2026-01-01T00:00:20.000Z,,Pending\n",
+		"tsv":       strings.ReplaceAll(plain, ",", "\t"),
+		"blank":     strings.ReplaceAll(plain, "\n", "\n\n"),
+	} {
+		opt := ReadOptions{}
+		file := "p.csv"
+		switch name {
+		case "semicolon":
+			opt.Delimiter = ';'
+		case "tsv":
+			file = "p.tsv"
+		}
+		items, st, err := readText(t, file, text, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(items) != len(want) || st.Final != 2 || st.Pending != 1 {
+			t.Fatalf("%s: got %v", name, items)
+		}
+		for i := range want {
+			if items[i].Age != want[i].Age || items[i].Status != want[i].Status {
+				t.Errorf("%s: item %d = %+v, want %+v", name, i, items[i], want[i])
+			}
+		}
+	}
+}
+
+// TestReadTimestamps: timestamp forms against time.Date.
+func TestReadTimestamps(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip("no zone database")
+	}
+	base := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		created string
+		opt     ReadOptions
+		want    time.Time
+	}{
+		{"2026-07-01T12:00:00Z", ReadOptions{}, base},
+		{"2026-07-01T14:00:00+02:00", ReadOptions{}, base},
+		{"2026-07-01T14:00:00+0200", ReadOptions{}, base},
+		{"2026-07-01 12:00:00.123456789", ReadOptions{}, base.Add(123456789)},
+		{"2026-07-01T12:00:00.5", ReadOptions{}, base.Add(500 * time.Millisecond)},
+		{"2026-07-01 14:00:00", ReadOptions{Location: paris}, base}, // CEST is UTC+2
+		{"2026-07-01", ReadOptions{}, base.Add(-12 * time.Hour)},
+		{`"Wed, 01 Jul 2026 12:00:00 GMT"`, ReadOptions{}, base},
+		{"1782907200", ReadOptions{}, base},
+		{"1782907200.25", ReadOptions{}, base.Add(250 * time.Millisecond)},
+		{"1782907200000", ReadOptions{TimeUnit: "ms"}, base},
+		{"1782907200000000", ReadOptions{TimeUnit: "us"}, base},
+		{"1782907200000000000", ReadOptions{TimeUnit: "ns"}, base},
+		{"01/07/2026 12h00", ReadOptions{TimeFormat: "02/01/2006 15h04"}, base},
+		{"1867-07-01T12:00:00Z", ReadOptions{}, time.Date(1867, 7, 1, 12, 0, 0, 0, time.UTC)},
+		{"2024-02-29T12:00:00Z", ReadOptions{}, time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC)},
+	} {
+		// The settle time is a day later in the same form where it can be.
+		text := "created_at,duration\n" + tc.created + ",1\n"
+		items, _, err := readText(t, "p.csv", text, tc.opt)
+		if err != nil {
+			t.Errorf("%s: %v", tc.created, err)
+			continue
+		}
+		if got := time.Unix(0, items[0].Created).UTC(); !got.Equal(tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.created, got, tc.want)
+		}
+	}
+	if _, _, err := readText(t, "p.csv", "created_at,duration\n2023-02-29T00:00:00Z,1\n", ReadOptions{}); err == nil {
+		t.Error("2023-02-29 read without error")
+	}
+}
+
+// TestReadDurations: duration logs, numbers and Go durations, with
+// pending rows censored at their duration.
+func TestReadDurations(t *testing.T) {
+	text := "duration,status,signal\n1.5,settled,\n2m,completed,30\n90s,pending,1m\n0,failed,\n"
+	items, st, err := readText(t, "p.csv", text, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Item{{Age: 1.5, Status: Settled, Signal: math.NaN()}, {Age: 120, Status: Settled, Signal: 30},
+		{Age: 90, Status: Pending, Signal: 60}, {Age: 0, Status: Failed, Signal: math.NaN()}}
+	for i, w := range want {
+		g := items[i]
+		if g.Age != w.Age || g.Status != w.Status || g.Created != NoTime || g.HasSignal() != w.HasSignal() || (w.HasSignal() && g.Signal != w.Signal) {
+			t.Errorf("item %d = %+v, want %+v", i, g, w)
+		}
+	}
+	if st.HasCreated || !st.ObservedAt.IsZero() {
+		t.Errorf("stats %+v: want no creation times", st)
+	}
+}
+
+// TestReadObservedAt: pending rows without a settle time are censored at
+// the latest timestamp of all inputs, or at the given time, and come last.
+func TestReadObservedAt(t *testing.T) {
+	a := readWrite(t, "a.csv", "created_at,settled_at\n2026-01-01T00:00:00Z,\n2026-01-01T00:00:00Z,2026-01-01T00:00:04Z\n")
+	b := readWrite(t, "b.csv", "created_at,settled_at,signal_at\n2026-01-01T00:00:01Z,2026-01-01T00:00:02Z,2026-01-01T00:00:10Z\n")
+	items, st, err := Read([]string{a, b}, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Latest timestamp: the signal at 00:00:10.
+	if len(items) != 3 || items[2].Status != Pending || items[2].Age != 10 || items[0].Age != 4 || items[1].Signal != 9 {
+		t.Errorf("items %+v", items)
+	}
+	if !st.ObservedAt.Equal(time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)) || len(st.Files) != 2 {
+		t.Errorf("stats %+v", st)
+	}
+	obs := time.Date(2026, 1, 1, 0, 1, 0, 0, time.UTC)
+	items, _, err = Read([]string{a}, ReadOptions{ObservedAt: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items[0].Status != Pending || items[0].Age != 60 {
+		t.Errorf("items %+v, want the pending one first, at 60 s", items)
+	}
+}
+
+// TestReadSpill: more pending items than fit in memory go through a
+// temporary file and come back intact.
+func TestReadSpill(t *testing.T) {
+	defer func(n int) { pendingSpill = n }(pendingSpill)
+	pendingSpill = deferBlock
+	var b strings.Builder
+	b.WriteString("created_at,settled_at\n")
+	const n = 3*deferBlock + 17
+	for i := range n {
+		b.WriteString(time.Unix(int64(i), 0).UTC().Format(time.RFC3339) + ",\n")
+	}
+	b.WriteString("1970-01-01T00:00:00Z,1970-01-02T00:00:00Z\n")
+	items, st, err := readText(t, "p.csv", b.String(), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Pending != n || len(items) != n+1 {
+		t.Fatalf("stats %+v", st)
+	}
+	for i, it := range items[1:] {
+		if it.Age != 86400-float64(i) || it.Status != Pending {
+			t.Fatalf("pending %d: %+v, want age %d", i, it, 86400-i)
+		}
+	}
+}
+
+// TestReadChunks: small chunks (many, parsed in parallel) give the same
+// items as one chunk, with quoted newlines across chunk boundaries, and
+// errors keep their line.
+func TestReadChunks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("created_at,note,settled_at\n")
+	var want []float64
+	for i := range 500 {
+		note := "x"
+		if i%7 == 0 {
+			note = "\"a,\nb\"\"c\""
+		}
+		c := time.Unix(1700000000+int64(i), 0).UTC()
+		b.WriteString(c.Format(time.RFC3339) + "," + note + "," + c.Add(time.Duration(i)*time.Millisecond).Format(time.RFC3339Nano) + "\n")
+		want = append(want, float64(i)/1000)
+	}
+	defer func(n int) { chunkSize = n }(chunkSize)
+	for _, size := range []int{16, 100, 1 << 20} {
+		chunkSize = size
+		items, _, err := readText(t, "p.csv", b.String(), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if !readClose(items[i].Age, want[i]) {
+				t.Fatalf("chunk %d: item %d age %v, want %v", size, i, items[i].Age, want[i])
+			}
+		}
+		// Row 400 (after 58 quoted rows of two lines) is on line 2+400+58.
+		bad := strings.Replace(b.String(), time.Unix(1700000400, 0).UTC().Format(time.RFC3339)+",x", "never,x", 1)
+		_, _, err = readText(t, "p.csv", bad, ReadOptions{})
+		if err == nil || !strings.Contains(err.Error(), "p.csv:460:1: column created_at") {
+			t.Fatalf("chunk %d: error %v", size, err)
+		}
+	}
+}
+
+// TestReadHistogram: weighted items at bin midpoints, worked out by hand.
+func TestReadHistogram(t *testing.T) {
+	text := "lo_s,hi_s,final,pending\n0,2,10,0\n2,8,5,1\n8,,0,3\n"
+	p := readWrite(t, "h.csv", text)
+	type wi struct {
+		age, w float64
+		st     Status
+	}
+	var got []wi
+	st, err := EachWeighted([]string{p}, ReadOptions{Histogram: true}, func(it Item, w float64) {
+		got = append(got, wi{it.Age, w, it.Status})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []wi{{1, 10, Settled}, {4, 5, Settled}, {4, 1, Pending}, {8, 3, Pending}} // sqrt(2*8) = 4
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if !readClose(got[i].age, want[i].age) || got[i].w != want[i].w || got[i].st != want[i].st {
+			t.Errorf("item %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if st.Final != 15 || st.Pending != 4 || st.Rows != 3 {
+		t.Errorf("stats %+v", st)
+	}
+	_, err = EachWeighted([]string{readWrite(t, "h.csv", "lo_s,hi_s,final,pending\n8,,2,3\n")}, ReadOptions{Histogram: true}, func(Item, float64) {})
+	if err == nil || !strings.Contains(err.Error(), "h.csv:2:3: column final: final count 2 in an open bin") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestReadPaths: folders, globs and gzip.
+func TestReadPaths(t *testing.T) {
+	dir := t.TempDir()
+	log := "duration\n1\n2\n"
+	for _, name := range []string{"a.csv", "sub/b.csv", "c.txt.bak", ".hidden.csv"} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(log), 0o644)
+	}
+	_, st, err := Read([]string{dir}, ReadOptions{})
+	if err != nil || st.Items != 4 || len(st.Files) != 2 {
+		t.Errorf("folder: %+v %v", st, err)
+	}
+	_, st, err = Read([]string{filepath.Join(dir, "*.csv")}, ReadOptions{})
+	if err != nil || st.Items != 2 {
+		t.Errorf("glob: %+v %v", st, err)
+	}
+	if _, _, err := Read([]string{filepath.Join(dir, "*.parquet")}, ReadOptions{}); err == nil || !strings.Contains(err.Error(), "no files match") {
+		t.Errorf("glob without match: %v", err)
+	}
+	if _, _, err := Read([]string{filepath.Join(dir, "nope.csv")}, ReadOptions{}); err == nil {
+		t.Error("missing file read")
+	}
+	gz := filepath.Join(dir, "g.csv.gz")
+	writeGzip(t, gz, log)
+	_, st, err = Read([]string{gz}, ReadOptions{})
+	if err != nil || st.Items != 2 {
+		t.Errorf("gzip: %+v %v", st, err)
+	}
+}

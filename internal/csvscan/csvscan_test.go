@@ -1,0 +1,120 @@
+package csvscan
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// readAll scans text in chunks of about size bytes.
+func readAll(t *testing.T, text string, delim byte, size int) ([][]string, []int, error) {
+	t.Helper()
+	ch := NewChunker(strings.NewReader(text), delim, size)
+	recs := NewRecords(delim)
+	var out [][]string
+	var lines []int
+	var buf []byte
+	for {
+		chunk, line, err := ch.Next(buf)
+		if err == io.EOF {
+			return out, lines, nil
+		}
+		if err != nil {
+			return out, lines, err
+		}
+		recs.Reset(chunk, line)
+		for {
+			f, l, ok, err := recs.Next()
+			if !ok {
+				break
+			}
+			if err != nil {
+				return out, lines, err
+			}
+			rec := make([]string, len(f))
+			for i := range f {
+				rec[i] = string(f[i])
+			}
+			out = append(out, rec)
+			lines = append(lines, l)
+		}
+		buf = chunk
+	}
+}
+
+func TestRoundTripEncodingCSV(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "b", ",", ";", `"`, "\n", " ", "é", "\t"}
+	for trial := range 300 {
+		delim := []rune{',', ';', '\t'}[trial%3]
+		nrec := 1 + rng.IntN(20)
+		var want [][]string
+		for range nrec {
+			nf := 1 + rng.IntN(5)
+			rec := make([]string, nf)
+			for i := range rec {
+				var b strings.Builder
+				for range rng.IntN(6) {
+					b.WriteString(alphabet[rng.IntN(len(alphabet))])
+				}
+				rec[i] = b.String()
+			}
+			if nf == 1 && rec[0] == "" {
+				rec[0] = "x" // a blank line is no record
+			}
+			want = append(want, rec)
+		}
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.Comma = delim
+		if err := w.WriteAll(want); err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int{1, 7, 64, 1 << 20} {
+			got, _, err := readAll(t, buf.String(), byte(delim), size)
+			if err != nil {
+				t.Fatalf("trial %d size %d: %v\n%q", trial, size, err, buf.String())
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("trial %d size %d:\n got %q\nwant %q\ntext %q", trial, size, got, want, buf.String())
+			}
+		}
+	}
+}
+
+func TestDialect(t *testing.T) {
+	text := "\xEF\xBB\xBFa,b\r\n\r\n1,\"x\r\ny\"\r\n2,\"q\"\"\"\r\n3,ab\"c\n4,last"
+	got, lines, err := readAll(t, text, ',', 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"a", "b"}, {"1", "x\r\ny"}, {"2", `q"`}, {"3", `ab"c`}, {"4", "last"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	// Lines counted by hand: the blank line 2, the quoted newline on 3-4.
+	if wantLines := []int{1, 3, 5, 6, 7}; !reflect.DeepEqual(lines, wantLines) {
+		t.Errorf("lines %v, want %v", lines, wantLines)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		line int
+		msg  string
+	}{
+		{"a,b\n1,\"open\n2,3\n", 2, "not closed"},
+		{"a,b\n1,\"x\"y\n", 2, "after the closing quote"},
+	} {
+		_, _, err := readAll(t, tc.text, ',', 1<<10)
+		e, ok := err.(*Error)
+		if !ok || e.Line != tc.line || !strings.Contains(e.Msg, tc.msg) {
+			t.Errorf("%q: got %v, want line %d %q", tc.text, err, tc.line, tc.msg)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package csvscan
+
+import "bytes"
+
+// Records splits a chunk of whole records into fields.
+type Records struct {
+	buf     []byte
+	off     int
+	line    int // line of buf[off]
+	delim   byte
+	fields  [][]byte
+	scratch []byte
+	ends    []int
+}
+
+// NewRecords returns a Records with the delimiter delim.
+func NewRecords(delim byte) *Records {
+	return &Records{delim: delim}
+}
+
+// Reset starts splitting chunk, whose first byte is on line line.
+func (r *Records) Reset(chunk []byte, line int) {
+	r.buf, r.off, r.line = chunk, 0, line
+}
+
+// Next returns the next record's fields and the line it starts on; ok is
+// false at the end of the chunk. The fields are valid until the next call
+// (those of unquoted fields until the chunk is reused). After a syntax
+// error (an *Error) the rest of the bad record is skipped and Next may be
+// called again.
+func (r *Records) Next() (fields [][]byte, line int, ok bool, err error) {
+	for r.off < len(r.buf) {
+		rest := r.buf[r.off:]
+		end := bytes.IndexByte(rest, '\n')
+		next := end + 1
+		if end < 0 {
+			end, next = len(rest), len(rest)
+		}
+		rec := rest[:end]
+		if bytes.IndexByte(rec, '"') >= 0 {
+			return r.quoted()
+		}
+		line = r.line
+		r.off += next
+		r.line++
+		if len(rec) > 0 && rec[len(rec)-1] == '\r' {
+			rec = rec[:len(rec)-1]
+		}
+		if len(rec) == 0 {
+			continue // blank line
+		}
+		return r.split(rec), line, true, nil
+	}
+	return nil, r.line, false, nil
+}
+
+func (r *Records) split(rec []byte) [][]byte {
+	f := r.fields[:0]
+	for {
+		i := bytes.IndexByte(rec, r.delim)
+		if i < 0 {
+			break
+		}
+		f = append(f, rec[:i])
+		rec = rec[i+1:]
+	}
+	f = append(f, rec)
+	r.fields = f
+	return f
+}
+
+// quoted parses a record holding quotes, byte by byte.
+func (r *Records) quoted() (fields [][]byte, line int, ok bool, err error) {
+	buf := r.buf
+	i := r.off
+	line = r.line
+	r.scratch = r.scratch[:0]
+	ends := r.ends[:0] // end offsets of fields in scratch
+	fieldStart := true
+	quoted := false
+	quoteLine := line
+	done := false
+	for ; i < len(buf) && !done; i++ {
+		b := buf[i]
+		if b == '\n' {
+			r.line++
+		}
+		if quoted {
+			if b != '"' {
+				r.scratch = append(r.scratch, b)
+				continue
+			}
+			if i+1 < len(buf) && buf[i+1] == '"' {
+				r.scratch = append(r.scratch, '"')
+				i++
+				continue
+			}
+			quoted = false
+			if i+1 < len(buf) && buf[i+1] != r.delim && buf[i+1] != '\n' && buf[i+1] != '\r' {
+				err = &Error{Line: line, Field: len(ends) + 1, Msg: "text after the closing quote of a quoted field"}
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			if fieldStart {
+				quoted, quoteLine = true, r.line
+				fieldStart = false
+				continue
+			}
+			r.scratch = append(r.scratch, b)
+		case r.delim:
+			ends = append(ends, len(r.scratch))
+			fieldStart = true
+		case '\n':
+			done = true
+		default:
+			if b == '\r' && (i+1 == len(buf) || buf[i+1] == '\n') {
+				continue
+			}
+			r.scratch = append(r.scratch, b)
+			fieldStart = false
+		}
+	}
+	r.off = i
+	if !done && quoted {
+		err = &Error{Line: quoteLine, Field: len(ends) + 1, Msg: "quoted field not closed"}
+	}
+	ends = append(ends, len(r.scratch))
+	r.ends = ends
+	if err != nil {
+		return nil, line, true, err
+	}
+	f := r.fields[:0]
+	start := 0
+	for _, e := range ends {
+		f = append(f, r.scratch[start:e:e])
+		start = e
+	}
+	r.fields = f
+	return f, line, true, nil
+}
+
+// Offset is how far into the chunk the records read so far reach.
+func (r *Records) Offset() int { return r.off }
+
+// Line is the line of the next record.
+func (r *Records) Line() int { return r.line }
