@@ -3,7 +3,6 @@ package estimate
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -50,7 +49,8 @@ type ReadOptions struct {
 	// TimeUnit is the unit of numeric epoch timestamps: "s" (default),
 	// "ms", "us" or "ns". Parquet timestamp columns carry their own unit.
 	TimeUnit string
-	// Location is the zone of zone-less timestamps; default UTC.
+	// Location is the zone of zone-less timestamps, and of Parquet dates
+	// and timestamps not adjusted to UTC; default UTC.
 	Location *time.Location
 	// ObservedAt is when pending items without a settled_at were last
 	// seen, their censoring time; zero means the latest timestamp in the
@@ -89,9 +89,10 @@ type ReadStats struct {
 	Warnings []string
 }
 
-// Each reads the logs at paths — files, folders (every .csv, .tsv,
-// .parquet file in them, recursively, in name order), glob patterns and
-// "-" for standard input (CSV) — and calls fn with every item, in input
+// Each reads the logs at paths — files, folders (every .csv, .tsv, .txt,
+// .parquet and .pq file in them, gzipped or not, recursively, in name
+// order, hidden files left out), glob patterns and "-" for standard input
+// (CSV) — and calls fn with every item, in input
 // order except that pending items censored at the default ObservedAt
 // come last. CSV and Parquet may be mixed; a file is Parquet when its
 // name ends in .parquet or .pq or it starts with the Parquet magic bytes,
@@ -162,6 +163,7 @@ func expandPaths(paths []string) ([]string, error) {
 				return nil, fmt.Errorf("no files match %q", p)
 			}
 			sort.Strings(m)
+			n := len(files)
 			for _, f := range m {
 				if strings.HasPrefix(filepath.Base(f), ".") && !strings.HasPrefix(filepath.Base(p), ".") {
 					continue // like a shell, * does not match hidden files
@@ -171,6 +173,9 @@ func expandPaths(paths []string) ([]string, error) {
 					return nil, err
 				}
 				files = append(files, fs...)
+			}
+			if len(files) == n {
+				return nil, fmt.Errorf("no files match %q", p)
 			}
 		default:
 			fs, err := expandPath(p)
@@ -352,5 +357,3 @@ func (r *reader) skip(reason string) {
 	}
 	r.stats.Skipped[reason]++
 }
-
-var _ io.Closer = (*spill)(nil)

@@ -46,6 +46,7 @@ func (r *reader) readCSV(name string, in io.Reader) error {
 		r.weighted = true
 	}
 	first := chunk[recs.Offset():]
+	r.progress(int64(recs.Offset()))
 	return r.pipeline(ch, r.newConv(l), first, recs.Line(), delim)
 }
 
@@ -116,7 +117,7 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 	}
 	if l.status >= 0 {
 		if s := trim(f[l.status]); len(s) > 0 {
-			st, ok := c.status.lookup(s)
+			st, ok := c.lookupCached(&c.fast.cache, s)
 			if !ok {
 				return c.fail(b, line, l.status, skipStatus,
 					"unknown status %q (add it with the final or pending status options)", s)

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime"
 	"strconv"
-	"sync"
 
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
@@ -78,6 +76,7 @@ type pqCol struct {
 	phys             parquet.Type
 	unit             int64 // ns per unit of a timestamp column, 0 for epochs
 	date             bool  // int32 days since 1970
+	local            bool  // a timestamp not adjusted to UTC: wall-clock time
 	maxDef           int16
 	rdr              file.ColumnChunkReader
 	defs             []int16
@@ -89,6 +88,7 @@ type pqCol struct {
 	bl               []bool
 	i96              []parquet.Int96
 	pos, cur         int
+	err              error // a decoding error, in groupByColumns
 }
 
 // parquetColumns checks the types of the needed columns.
@@ -112,9 +112,9 @@ func parquetColumns(l *layout, sc *schema.Schema) ([]*pqCol, error) {
 		}
 		switch lt := c.LogicalType().(type) {
 		case *schema.TimestampLogicalType:
-			p.unit = tsUnitNS(lt.TimeUnit())
+			p.unit, p.local = tsUnitNS(lt.TimeUnit()), !lt.IsAdjustedToUTC()
 		case schema.TimestampLogicalType:
-			p.unit = tsUnitNS(lt.TimeUnit())
+			p.unit, p.local = tsUnitNS(lt.TimeUnit()), !lt.IsAdjustedToUTC()
 		case schema.DateLogicalType, *schema.DateLogicalType:
 			p.date = p.phys == parquet.Types.Int32
 		}
@@ -239,7 +239,12 @@ func (p *pqCol) time(tp *timeParser) (int64, error) {
 		if v > math.MaxInt64/p.unit || v < math.MinInt64/p.unit {
 			return 0, errTimeRange
 		}
+		if p.local && tp.loc != nil { // wall-clock time in the zone option
+			return tp.inZone(v * p.unit)
+		}
 		return v * p.unit, nil
+	case p.date && tp.loc != nil:
+		return tp.inZone(int64(p.i32[p.cur]) * 86400e9)
 	case p.date:
 		return unixNano(timeOfDays(int64(p.i32[p.cur])))
 	case p.phys == parquet.Types.Int96:
@@ -289,133 +294,4 @@ func (c *rowConv) lookupCached(sc *statusCache, s []byte) (Status, bool) {
 		sc.st, sc.ok = st, true
 	}
 	return st, ok
-}
-
-// parquetGroups decodes the row groups of pf, in parallel when there are
-// several, and merges their batches in file order.
-func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size int64) error {
-	groups := pf.NumRowGroups()
-	bases := make([]int64, groups+1)
-	for g := range groups {
-		bases[g+1] = bases[g] + pf.MetaData().RowGroup(g).NumRows()
-	}
-	total := bases[groups]
-	progress := func(g int) {
-		if total > 0 {
-			r.progress(size * (bases[g+1] - bases[g]) / total)
-		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), 4, groups)
-	if workers < 2 {
-		b := &batch{}
-		for g := range groups {
-			var err error
-			c.decodeGroup(pf, g, cols, bases[g], func(d *batch) bool {
-				err = r.merge(d)
-				d.reset()
-				return err == nil
-			}, b)
-			if err != nil {
-				return err
-			}
-			progress(g)
-		}
-		return nil
-	}
-	outs := make([]chan *batch, groups)
-	next := make(chan int, groups)
-	for g := range groups {
-		outs[g] = make(chan *batch, 4)
-		next <- g
-	}
-	close(next)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wc, wcols := c.clone(), cloneCols(cols)
-			for g := range next {
-				wc.decodeGroup(pf, g, wcols, bases[g], func(b *batch) bool {
-					select {
-					case outs[g] <- b:
-						return true
-					case <-stop:
-						return false
-					}
-				}, nil)
-				close(outs[g])
-			}
-		}()
-	}
-	defer wg.Wait()
-	for g := range groups {
-		for b := range outs[g] {
-			err := r.merge(b)
-			batchPool.Put(b)
-			if err != nil {
-				close(stop)
-				return err
-			}
-		}
-		progress(g)
-	}
-	return nil
-}
-
-func cloneCols(cols []*pqCol) []*pqCol {
-	out := make([]*pqCol, len(cols))
-	for i, p := range cols {
-		out[i] = &pqCol{role: p.role, col: p.col, index: p.index, phys: p.phys,
-			unit: p.unit, date: p.date, maxDef: p.maxDef}
-	}
-	return out
-}
-
-// decodeGroup decodes row group g in batches handed to emit, which
-// reports whether to go on. With reuse nil each batch comes from
-// batchPool; otherwise reuse is emitted again and again. A failure is
-// emitted as a batch with err set.
-func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int64, emit func(*batch) bool, reuse *batch) {
-	get := func() *batch {
-		if reuse != nil {
-			reuse.reset()
-			return reuse
-		}
-		b := batchPool.Get().(*batch)
-		b.reset()
-		return b
-	}
-	fail := func(err error) { b := get(); b.err = err; emit(b) }
-	defer func() {
-		if p := recover(); p != nil { // arrow panics on some corrupt files
-			fail(fmt.Errorf("%s: corrupt parquet file: row group %d: %v", c.l.file, g, p))
-		}
-	}()
-	rg := pf.RowGroup(g)
-	for _, p := range cols {
-		var err error
-		if p.rdr, err = rg.Column(p.index); err != nil {
-			fail(fmt.Errorf("%s: row group %d: column %s: %v", c.l.file, g, c.l.name(p.col), err))
-			return
-		}
-	}
-	left := rg.NumRows()
-	for left > 0 {
-		n := min(left, parquetBatch)
-		for _, p := range cols {
-			if err := p.read(n); err != nil {
-				fail(fmt.Errorf("%s: row group %d: column %s: %v", c.l.file, g, c.l.name(p.col), err))
-				return
-			}
-		}
-		b := get()
-		c.parquetRows(cols, int(n), rowBase, b)
-		if !emit(b) || b.err != nil {
-			return
-		}
-		left -= n
-		rowBase += n
-	}
 }

@@ -29,6 +29,9 @@ func (c *rowConv) fastRows(cols []*pqCol, n int, b *batch) bool {
 		(status != nil && status.phys != parquet.Types.ByteArray) {
 		return false
 	}
+	if (created.local || settled.local) && c.tp.loc != nil {
+		return false // wall-clock times in a zone: row by row
+	}
 	cre, ok1 := created.times(n, &c.fast.cre)
 	set, ok2 := settled.times(n, &c.fast.set)
 	if !ok1 || !ok2 {

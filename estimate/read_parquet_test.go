@@ -174,8 +174,9 @@ func readArrowParquet(t *testing.T, fields []arrow.Field, cols []arrow.Array, ro
 func TestReadParquetTypes(t *testing.T) {
 	mem := memory.DefaultAllocator
 	base := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
-	ts := func(unit arrow.TimeUnit, vals []time.Time) arrow.Array {
-		b := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: unit, TimeZone: "UTC"})
+	tsT := func(typ *arrow.TimestampType, vals []time.Time) arrow.Array {
+		unit := typ.Unit
+		b := array.NewTimestampBuilder(mem, typ)
 		for _, v := range vals {
 			if v.IsZero() {
 				b.AppendNull()
@@ -185,6 +186,9 @@ func TestReadParquetTypes(t *testing.T) {
 			b.Append(t)
 		}
 		return b.NewArray()
+	}
+	ts := func(unit arrow.TimeUnit, vals []time.Time) arrow.Array {
+		return tsT(&arrow.TimestampType{Unit: unit, TimeZone: "UTC"}, vals)
 	}
 	strs := func(vals ...string) arrow.Array {
 		b := array.NewStringBuilder(mem)
@@ -228,6 +232,30 @@ func TestReadParquetTypes(t *testing.T) {
 			[]arrow.Array{ts(unit, created), ts(unit, settled), status}, 2)
 		check(unit.String(), p, ReadOptions{})
 	}
+	// Wall-clock timestamps (not adjusted to UTC) take the zone option:
+	// 12:00 in Paris in May (UTC+2) is 10:00 UTC.
+	if paris, err := time.LoadLocation("Europe/Paris"); err == nil {
+		local := &arrow.TimestampType{Unit: arrow.Microsecond}
+		shift := func(v []time.Time) []time.Time {
+			out := make([]time.Time, len(v))
+			for i, t := range v {
+				if !t.IsZero() {
+					out[i] = t.Add(2 * time.Hour)
+				}
+			}
+			return out
+		}
+		p := readArrowParquet(t, []arrow.Field{{Name: "created_at", Type: local},
+			{Name: "settled_at", Type: local, Nullable: true}},
+			[]arrow.Array{tsT(local, shift(created)), tsT(local, shift(settled))}, 3)
+		items, _, err := Read([]string{p}, ReadOptions{Location: paris})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := time.Unix(0, items[0].Created).UTC(); !got.Equal(base) || items[0].Age != 1.5 {
+			t.Errorf("wall-clock: created %v, want %v; %+v", got, base, items[0])
+		}
+	}
 	// Epoch milliseconds as int64, a dictionary-encoded status.
 	ms := func(vals []time.Time) arrow.Array {
 		b := array.NewInt64Builder(mem)
@@ -264,6 +292,12 @@ func TestReadParquetTypes(t *testing.T) {
 	p = readArrowParquet(t, []arrow.Field{{Name: "duration", Type: arrow.PrimitiveTypes.Float64},
 		{Name: "done", Type: arrow.FixedWidthTypes.Boolean}},
 		[]arrow.Array{fb.NewArray(), bb.NewArray()}, 2)
+	// One column in one-row groups: the row groups decode in parallel.
+	fb.AppendValues([]float64{1.5, 4, 3, 0.25, 7}, nil)
+	p1 := readArrowParquet(t, []arrow.Field{{Name: "duration", Type: arrow.PrimitiveTypes.Float64}}, []arrow.Array{fb.NewArray()}, 1)
+	if items, st, err := Read([]string{p1}, ReadOptions{}); err != nil || len(items) != 5 || items[3].Age != 0.25 || items[4].Age != 7 || st.Final != 5 {
+		t.Errorf("one column: %+v %v", items, err)
+	}
 	items, _, err := Read([]string{p}, ReadOptions{StatusCol: "done", FinalStatus: []string{"true"}, PendingStatus: []string{"false"}})
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -193,5 +192,3 @@ func (s *spill) each(fn func(Item)) error {
 }
 
 func (s *spill) Close() error { return s.f.Close() }
-
-var _ = time.Time{}

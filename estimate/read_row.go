@@ -53,7 +53,6 @@ type rowConv struct {
 	observed int64
 	v        rowVals
 	fast     fastBufs
-	_        [128]byte // keeps workers' copies off each other's cache lines
 }
 
 func (r *reader) newConv(l *layout) *rowConv {
@@ -62,9 +61,17 @@ func (r *reader) newConv(l *layout) *rowConv {
 }
 
 func (c *rowConv) clone() *rowConv {
-	d := *c
+	d := &new(paddedConv).c
+	*d = *c
 	d.fast = fastBufs{}
-	return &d
+	return d
+}
+
+// paddedConv keeps workers' rowConvs on separate cache lines.
+type paddedConv struct {
+	_ [256]byte
+	c rowConv
+	_ [256]byte
 }
 
 // fail records a bad row: the error, or a count when skipping. It

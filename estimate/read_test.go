@@ -419,3 +419,65 @@ func TestReadPaths(t *testing.T) {
 		t.Errorf("gzip: %+v %v", st, err)
 	}
 }
+
+// TestReadModes: created_at with a duration, epoch signals, bad options.
+func TestReadModes(t *testing.T) {
+	// created_at + duration: an empty duration is pending, censored at
+	// the latest time, 00:00:10 + 5 s.
+	items, st, err := readText(t, "p.csv", "created_at,duration\n2026-01-01T00:00:10Z,5\n2026-01-01T00:00:03Z,\n", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 || items[0].Age != 5 || items[1].Age != 12 || items[1].Status != Pending || !st.HasCreated {
+		t.Errorf("created+duration: %+v %+v", items, st)
+	}
+	// In an epoch log a numeric signal is an epoch too; elsewhere an age.
+	items, _, err = readText(t, "p.csv", "created_at,settled_at,signal\n1000,1010,1004\n", ReadOptions{})
+	if err != nil || items[0].Signal != 4 || items[0].Age != 10 {
+		t.Errorf("epoch signal: %+v %v", items, err)
+	}
+	items, _, err = readText(t, "p.csv", "created_at,settled_at,signal\n2026-01-01T00:00:00Z,2026-01-01T00:00:10Z,4\n", ReadOptions{})
+	if err != nil || items[0].Signal != 4 {
+		t.Errorf("age signal: %+v %v", items, err)
+	}
+	for _, opt := range []ReadOptions{{TimeUnit: "min"}, {Delimiter: '"'}, {Delimiter: 'é'}} {
+		if _, _, err := readText(t, "p.csv", "duration\n1\n", opt); err == nil {
+			t.Errorf("%+v: no error", opt)
+		}
+	}
+}
+
+// TestReadProgress: progress grows to the input's size.
+func TestReadProgress(t *testing.T) {
+	defer func(n int) { chunkSize = n }(chunkSize)
+	chunkSize = 64
+	var b strings.Builder
+	b.WriteString("duration\n")
+	for i := range 100 {
+		b.WriteString(strings.Repeat("1", 1+i%5) + "\n")
+	}
+	p := readWrite(t, "p.csv", b.String())
+	var last, calls int64
+	_, err := Each([]string{p}, ReadOptions{Progress: func(done, total int64) {
+		if done < last || total != int64(b.Len()) {
+			t.Fatalf("progress %d of %d after %d", done, total, last)
+		}
+		last = done
+		calls++
+	}}, func(Item) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last != int64(b.Len()) || calls < 3 {
+		t.Errorf("progress ended at %d of %d after %d calls", last, b.Len(), calls)
+	}
+}
+
+// TestReadQuotedHeader: a header name with a comma, quoted.
+func TestReadQuotedHeader(t *testing.T) {
+	text := "\"Created, UTC\",\"Settled \"\"at\"\"\"\n2026-01-01 00:00:00,2026-01-01 00:00:07\n"
+	items, _, err := readText(t, "p.csv", text, ReadOptions{CreatedCol: "created, utc", SettledCol: `Settled "at"`})
+	if err != nil || len(items) != 1 || items[0].Age != 7 {
+		t.Fatalf("%+v %v", items, err)
+	}
+}

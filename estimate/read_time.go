@@ -267,6 +267,13 @@ func (p *timeParser) inLocation(secs, frac int64) (int64, bool) {
 	return ns, err == nil
 }
 
+// inZone reads the Unix ns of a UTC wall-clock time as that wall-clock
+// time in the parser's location.
+func (p *timeParser) inZone(ns int64) (int64, error) {
+	t := time.Unix(0, ns).UTC()
+	return unixNano(time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), p.location()))
+}
+
 // days returns the days since 1970-01-01 of the date in b[:10], caching
 // the last date since logs come mostly in date order.
 func (p *timeParser) days(b []byte) (int64, bool) {

@@ -177,11 +177,6 @@ func NewParquetWriter(w io.Writer, withSignal bool) *ParquetWriter {
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithDictionaryFor("status", true),
-		// Delta encoding shrinks timestamps, mostly increasing, to a few
-		// bits each: smaller files, less to decompress.
-		parquet.WithEncodingFor("created_at", parquet.Encodings.DeltaBinaryPacked),
-		parquet.WithEncodingFor("settled_at", parquet.Encodings.DeltaBinaryPacked),
-		parquet.WithEncodingFor("signal_at", parquet.Encodings.DeltaBinaryPacked),
 		parquet.WithCreatedBy("pollfit"),
 	)
 	return &ParquetWriter{fw: file.NewParquetWriter(w, sc, file.WithWriterProps(props)), signal: withSignal}
