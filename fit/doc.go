@@ -32,4 +32,35 @@
 // the client (Item.Signal) and restarts its age-based clauses from there;
 // a signal after the answer landed makes the client see it at once.
 // Wall-clock aligned asks are placed from each item's creation time.
+//
+// # The optimiser
+//
+// Given settle times (a log, or a model such as
+// lognormal(median=12s, sigma=0.5), see estimate.ParseModel) and one
+// budget — mean requests per item, asks by an age to an item that never
+// settles, attempts up to a horizon, or a price per request — Fit and
+// Optimal return the schedule to ship (at most Options.Segments clauses
+// of nice intervals, optionally led by one "at" clause), the exact
+// discrete optimum it is measured against, and for smooth densities the
+// continuous-rate schedule (rate ∝ √(f/S) for a requests budget, ∝ √f
+// for asks-by; cube roots for the RMS objective), each with the figures
+// Replay would measure.
+//
+// The lag of an answer in (a_{j−1}, a_j] is a_j − s, so the mean lag is
+// Σ_j ∫ (a_j − s) dF(s); the ask at a_j costs the share still waiting at
+// a_{j−1}. The exact optimum is a shortest path over candidate ages,
+// refined by zooming in around the asks found; Shoot is Barlow and
+// Proschan's recursion F(a_j) − F(a_{j−1}) = f(a_j)(a_{j+1} − a_j + P)
+// for smooth densities, and the two agree to 1e-4 on Weibull and gamma
+// laws. A budget is met by searching the price per request around the
+// bracketing prices, since a price alone cannot reach every budget of a
+// discrete schedule.
+//
+// The quantiser chooses the clauses by dynamic programming over segment
+// boundaries and intervals from a nice set (1, 2, 5, 10, 15 and 30 ms,
+// s or min, plus 100, 200, 500 ms and hours), not by rounding the
+// optimum. Fitting the exact optimum to raw items overfits; Fit smooths
+// the log's density first (estimate.Density) and measures on held-out
+// items (Split). Frontier sweeps budgets against the fixed-interval and
+// backoff families.
 package fit

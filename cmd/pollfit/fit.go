@@ -1,0 +1,244 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/export"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&command{
+		name:    "fit",
+		summary: "fit the best polling schedule to settle-time logs or a model",
+		usage:   "pollfit fit (--requests-per-item N | --asks-by N@T | --price P | --max-attempts N) [flags] (LOG... | --model M)",
+		example: `  pollfit fit --requests-per-item 8 --horizon 15m payments.csv
+  pollfit fit --baseline now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' payments.csv
+  pollfit fit --asks-by 40@15m --segments 6 payments.csv
+  pollfit fit --max-attempts 8 --horizon 3.5d --first-ask 10s outages.csv
+  pollfit fit --price 0.5 --model 'lognormal(median=12s, sigma=0.5)' --json
+  pollfit fit --requests-per-item 10 --format go payments.csv > poll_gen.go
+
+The fit minimises the mean lag (time from the answer to the ask that sees
+it; --objective rms for the root-mean-square lag) at one budget:
+--requests-per-item caps the mean requests per item (requests stop when the
+answer is seen), --asks-by N@T caps the asks to an item that never settles
+by age T (and stops there), --max-attempts caps all asks up to --horizon,
+and --price P minimises lag + P seconds × requests per item. Without a
+budget, the first --baseline's cost is the budget.
+
+It reports the schedule to ship (at most --segments clauses of nice
+intervals; --segments 0 for the exact ask ages), the exact optimum it is
+measured against and each baseline, on a random --holdout share of the log
+it was not fitted on. A model has no hold-out: its figures are exact.`,
+		flags: fitFlags,
+	})
+}
+
+// fitFlagValues are the fit and frontier flags shared.
+type fitFlagValues struct {
+	requests, price                          float64
+	asksBy                                   string
+	maxAttempts, segments                    int
+	horizon, firstAsk, minIval, maxIval, obj string
+	nice                                     bool
+	model                                    string
+	baselines                                []string
+	holdout                                  float64
+	seed                                     uint64
+	countBy                                  string
+	smooth, signals                          bool
+}
+
+func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
+	v := &fitFlagValues{}
+	fs.Float64Var(&v.requests, "requests-per-item", 0, "budget: mean requests per item at most N")
+	fs.StringVar(&v.asksBy, "asks-by", "", "budget: at most N asks by age T to an item that never settles, as N@T (e.g. 40@15m)")
+	fs.Float64Var(&v.price, "price", 0, "budget: minimise mean lag + P seconds × requests per item")
+	fs.IntVar(&v.maxAttempts, "max-attempts", 0, "budget: at most N asks in all, the last at --horizon")
+	fs.StringVar(&v.horizon, "horizon", "", "age of the last ask (default: a log's largest final age; a model's 1 − 1e-9 quantile)")
+	fs.StringVar(&v.firstAsk, "first-ask", "0", "age of the first ask")
+	fs.StringVar(&v.minIval, "min-interval", "", "shortest gap between asks")
+	fs.StringVar(&v.maxIval, "max-interval", "", "longest gap between asks")
+	fs.StringVar(&v.obj, "objective", "mean", "what to minimise: mean or rms lag")
+	fs.IntVar(&v.segments, "segments", 4, "most clauses of constant interval; 0 for the exact ask ages")
+	fs.BoolVar(&v.nice, "nice", true, "intervals and boundaries from 1, 2, 3, 5, 10, 15, 20, 30 × ms, s, min (false: two significant digits)")
+	fs.StringVar(&v.model, "model", "", "fit to a model such as 'lognormal(median=12s, sigma=0.5)' instead of logs")
+	fs.StringArrayVar(&v.baselines, "baseline", nil, "a schedule to compare with, NAME=SPEC (repeatable)")
+	fs.Float64Var(&v.holdout, "holdout", 0.3, "share of a log held out to measure on (0: measure on the fitting items)")
+	fs.Uint64Var(&v.seed, "seed", 1, "seed of the hold-out split")
+	fs.StringVar(&v.countBy, "count-asks-by", "30s,2m,15m", "ages at which to count the asks to an item that never settles")
+	fs.BoolVar(&v.signals, "signals", true, "add \"reset on signal\" when the log's signals make it pay on the fitting items")
+	fs.BoolVar(&v.smooth, "smooth", true, "fit the exact optimum (and --segments 0) to the smoothed density of a log, not its items, which it would overfit")
+	return v
+}
+
+// options turns the flags into fit options (the budget may stay empty
+// for the caller to fill from a baseline).
+func (v *fitFlagValues) options() (fit.Options, error) {
+	var opt fit.Options
+	dur := func(name, s string) (time.Duration, error) {
+		if s == "" {
+			return 0, nil
+		}
+		d, err := schedule.ParseDuration(s)
+		if err != nil || d < 0 {
+			return 0, usagef("--%s %q: %v", name, s, orPositive(err, s))
+		}
+		return d, nil
+	}
+	var err error
+	if opt.Horizon, err = dur("horizon", v.horizon); err != nil {
+		return opt, err
+	}
+	if opt.FirstAsk, err = dur("first-ask", v.firstAsk); err != nil {
+		return opt, err
+	}
+	if opt.MinInterval, err = dur("min-interval", v.minIval); err != nil {
+		return opt, err
+	}
+	if opt.MaxInterval, err = dur("max-interval", v.maxIval); err != nil {
+		return opt, err
+	}
+	switch strings.ToLower(v.obj) {
+	case "mean":
+	case "rms":
+		opt.Objective = fit.RMS
+	default:
+		return opt, usagef("--objective %q: want mean or rms", v.obj)
+	}
+	switch {
+	case v.segments < 0:
+		return opt, usagef("--segments must be 0 or more")
+	case v.segments == 0:
+		opt.Exact = true
+	default:
+		opt.Segments = v.segments
+	}
+	opt.AnyValues = !v.nice
+	opt.Budget = fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}
+	if v.asksBy != "" {
+		n, t, ok := strings.Cut(v.asksBy, "@")
+		k, err := strconv.Atoi(strings.TrimSpace(n))
+		d, derr := schedule.ParseDuration(strings.TrimSpace(t))
+		if !ok || err != nil || derr != nil || k < 1 || d <= 0 {
+			return opt, usagef("--asks-by %q: want N@T, as in 40@15m", v.asksBy)
+		}
+		opt.Budget.AsksBy, opt.Budget.AsksByAge = k, d
+	}
+	if v.holdout < 0 || v.holdout >= 1 {
+		return opt, usagef("--holdout %g: want a share in [0, 1)", v.holdout)
+	}
+	return opt, nil
+}
+
+// budgetText describes the budget for people.
+func budgetText(b fit.Budget) string {
+	switch {
+	case b.RequestsPerItem > 0:
+		return fmt.Sprintf("%.4g requests per item", b.RequestsPerItem)
+	case b.AsksBy > 0:
+		return fmt.Sprintf("%d asks by %s", b.AsksBy, schedule.FormatDuration(b.AsksByAge))
+	case b.MaxAttempts > 0:
+		return fmt.Sprintf("%d attempts", b.MaxAttempts)
+	}
+	return fmt.Sprintf("price %.4g s per request", b.Price)
+}
+
+func hasBudget(b fit.Budget) bool {
+	return b.RequestsPerItem != 0 || b.AsksBy != 0 || b.Price != 0 || b.MaxAttempts != 0
+}
+
+func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
+	v := addFitFlags(fs)
+	format := fs.StringP("format", "f", "", "print only the schedule, as "+strings.Join(export.Formats, ", "))
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	rf := addReadFlags(fs)
+	return func(e *env, args []string) error {
+		opt, err := v.options()
+		if err != nil {
+			return err
+		}
+		if *format != "" && !slices.Contains(export.Formats, strings.ToLower(*format)) {
+			return usagef("fit: unknown --format %q (want %s)", *format, strings.Join(export.Formats, ", "))
+		}
+		if *format != "" && *asJSON {
+			return usagef("fit: give --format or --json, not both")
+		}
+		countBy, err := parseDurationList(v.countBy)
+		if err != nil {
+			return usagef("fit: --count-asks-by: %v", err)
+		}
+		baselines, err := parseSpecs(v.baselines)
+		if err != nil {
+			return err
+		}
+		if !hasBudget(opt.Budget) && len(baselines) == 0 {
+			return usagef("fit: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match")
+		}
+		in, err := fitInput(e, rf, v, args)
+		if err != nil {
+			return err
+		}
+		rep, err := runFit(in, opt, baselines, countBy)
+		if err != nil {
+			return fmt.Errorf("fit: %v", err)
+		}
+		switch {
+		case *format != "":
+			return export.Write(e.stdout, *format, rep.schedule, rep.meta(), export.GoOptions{Args: e.args})
+		case *asJSON:
+			return rep.writeJSON(e.stdout)
+		}
+		rep.writeText(e.stdout)
+		return nil
+	}
+}
+
+// fitIn is what fit reads: a model, or items split for the hold-out.
+type fitIn struct {
+	model       *estimate.Model
+	train, test []estimate.Item
+	source      string
+	holdout     float64
+	seed        uint64
+	smooth      bool // exact optimum on the smoothed density of train
+	signals     bool // try reset on signal
+	density     *estimate.Dist
+}
+
+func fitInput(e *env, rf *readFlags, v *fitFlagValues, args []string) (*fitIn, error) {
+	if v.model != "" {
+		if len(args) > 0 {
+			return nil, usagef("fit: give --model or LOG files, not both")
+		}
+		m, err := estimate.ParseModel(v.model)
+		if err != nil {
+			return nil, usagef("fit: --model: %v", err)
+		}
+		return &fitIn{model: m, source: "model " + m.String()}, nil
+	}
+	if len(args) == 0 {
+		return nil, usagef("fit: give LOG files or --model")
+	}
+	items, stats, err := rf.read(e, args)
+	if err != nil {
+		return nil, err
+	}
+	in := &fitIn{holdout: v.holdout, seed: v.seed, smooth: v.smooth, signals: v.signals, source: fmt.Sprintf("%s (%d items)", strings.Join(args, ", "), stats.Items)}
+	in.train, in.test = fit.Split(items, v.holdout, v.seed)
+	if len(in.test) == 0 || len(in.train) == 0 {
+		if v.holdout > 0 && !rf.quiet {
+			fmt.Fprintf(e.stderr, "pollfit: warning: too few items to hold any out; measuring on the fitting items\n")
+		}
+		in.train, in.test, in.holdout = items, items, 0
+	}
+	return in, nil
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/pollfit/pollfit/fit"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&command{
+		name:    "frontier",
+		summary: "sweep the budget: expected wait against requests per item",
+		usage:   "pollfit frontier [--budgets N,N,... | --from N --to N --steps K] [--csv | --json] (LOG... | --model M)",
+		example: `  pollfit frontier --horizon 15m --baseline now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' payments.csv
+  pollfit frontier --model 'lognormal(median=12s, sigma=0.5)' --from 2 --to 30 --steps 50 --csv > frontier.csv
+
+For each budget (mean requests per item) it prints the mean lag of the exact
+optimum, the best schedule of --segments nice clauses, a fixed interval,
+exponential backoff (gaps doubling) and backoff with full jitter (each gap
+uniform below the doubled one, averaged over 100 seeded draws), each at the
+interval or base that spends the budget. Baselines are single points at
+their own cost. Figures are on the whole log (no hold-out) or exact on a
+model.`,
+		flags: frontierFlags,
+	})
+}
+
+func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
+	v := addFitFlags(fs)
+	for _, name := range []string{"requests-per-item", "asks-by", "price", "max-attempts", "holdout", "signals", "smooth", "count-asks-by"} {
+		fs.MarkHidden(name) // the budget is swept; the frontier uses the whole log
+	}
+	fs.Lookup("seed").Usage = "seed of the jitter draws"
+	budgets := fs.String("budgets", "", "requests-per-item budgets, comma-separated (instead of --from/--to/--steps)")
+	from := fs.Float64("from", 2, "smallest budget")
+	to := fs.Float64("to", 40, "largest budget")
+	steps := fs.Int("steps", 20, "number of budgets, spaced geometrically")
+	asCSV := fs.Bool("csv", false, "print CSV")
+	asJSON := fs.Bool("json", false, "print JSON")
+	rf := addReadFlags(fs)
+	return func(e *env, args []string) error {
+		opt, err := v.options()
+		if err != nil {
+			return err
+		}
+		if opt.Exact {
+			return usagef("frontier: --segments must be at least 1")
+		}
+		if hasBudget(opt.Budget) {
+			return usagef("frontier: the budget is swept; give --budgets or --from/--to/--steps instead")
+		}
+		bs, err := frontierBudgets(*budgets, *from, *to, *steps)
+		if err != nil {
+			return err
+		}
+		baselines, err := parseSpecs(v.baselines)
+		if err != nil {
+			return err
+		}
+		v.holdout = 0
+		in, err := fitInput(e, rf, v, args)
+		if err != nil {
+			return err
+		}
+		var d fit.Distribution
+		if in.model != nil {
+			d = in.model
+		}
+		pts, err := fit.Frontier(d, in.train, bs, opt, v.seed)
+		if err != nil {
+			return fmt.Errorf("frontier: %v", err)
+		}
+		var base []fit.Metrics
+		for _, b := range baselines {
+			r := &fitReport{in: in, res: &fit.Result{Horizon: opt.Horizon}}
+			if r.res.Horizon == 0 && in.model == nil {
+				r.res.Horizon = fit.LargestFinalAge(in.train)
+			} else if r.res.Horizon == 0 {
+				r.res.Horizon = r.modelHorizon(b.sched)
+			}
+			r.in.test = in.train
+			m, err := r.measure(b.name, b.sched)
+			if err != nil {
+				return fmt.Errorf("frontier: baseline %s: %v", b.name, err)
+			}
+			base = append(base, m)
+		}
+		switch {
+		case *asJSON:
+			return writeFrontierJSON(e.stdout, pts, base)
+		case *asCSV:
+			return writeFrontierCSV(e.stdout, pts, base)
+		}
+		writeFrontierText(e.stdout, pts, base, opt.Segments)
+		return nil
+	}
+}
+
+func frontierBudgets(list string, from, to float64, steps int) ([]float64, error) {
+	if list != "" {
+		var out []float64
+		for _, f := range splitComma(list) {
+			x, err := strconv.ParseFloat(f, 64)
+			if err != nil || x < 1 {
+				return nil, usagef("frontier: --budgets: %q is not a number ≥ 1", f)
+			}
+			out = append(out, x)
+		}
+		return out, nil
+	}
+	if from < 1 || to < from || steps < 1 {
+		return nil, usagef("frontier: want 1 ≤ --from ≤ --to and --steps ≥ 1")
+	}
+	out := make([]float64, steps)
+	for i := range out {
+		if steps == 1 {
+			out[i] = from
+			continue
+		}
+		out[i] = from * math.Pow(to/from, float64(i)/float64(steps-1))
+	}
+	return out, nil
+}
+
+func splitComma(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ',' {
+			if f := trimSpace(s[start:i]); f != "" {
+				out = append(out, f)
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func trimSpace(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Metrics, k int) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "req/item\toptimum\t%d segments\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
+	for _, p := range pts {
+		fmt.Fprintf(tw, "%.3g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, secs(p.Optimum.Lag.Mean), secs(p.Segments.Lag.Mean),
+			secs(p.Fixed.Lag.Mean), secs(p.FixedInterval), secs(p.Backoff.Lag.Mean), secs(p.BackoffBase), secs(p.Jitter.Lag.Mean), secs(p.JitterBase))
+	}
+	tw.Flush()
+	if len(base) > 0 {
+		fmt.Fprintln(w)
+		for _, m := range base {
+			fmt.Fprintf(w, "%s: %.3g req/item, mean lag %s: %s\n", m.Name, m.RequestsPerItem, secs(m.Lag.Mean), m.Schedule)
+		}
+	}
+}
+
+var frontierHeader = []string{"kind", "name", "requests_per_item", "mean_lag_s", "p95_lag_s", "param_s", "schedule"}
+
+func frontierRows(pts []fit.FrontierPoint, base []fit.Metrics) [][]string {
+	f := func(x float64) string {
+		if math.IsNaN(x) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'g', 6, 64)
+	}
+	var rows [][]string
+	for _, p := range pts {
+		b := f(p.RequestsPerItem)
+		rows = append(rows,
+			[]string{"optimum", "", b, f(p.Optimum.Lag.Mean), f(p.Optimum.Lag.P95), "", ""},
+			[]string{"segments", "", b, f(p.Segments.Lag.Mean), f(p.Segments.Lag.P95), "", p.Schedule},
+			[]string{"fixed", "", b, f(p.Fixed.Lag.Mean), f(p.Fixed.Lag.P95), f(p.FixedInterval), ""},
+			[]string{"backoff", "", b, f(p.Backoff.Lag.Mean), f(p.Backoff.Lag.P95), f(p.BackoffBase), ""},
+			[]string{"jitter", "", b, f(p.Jitter.Lag.Mean), "", f(p.JitterBase), ""})
+	}
+	for _, m := range base {
+		rows = append(rows, []string{"baseline", m.Name, f(m.RequestsPerItem), f(m.Lag.Mean), f(m.Lag.P95), "", m.Schedule})
+	}
+	return rows
+}
+
+func writeFrontierCSV(w io.Writer, pts []fit.FrontierPoint, base []fit.Metrics) error {
+	cw := csv.NewWriter(w)
+	cw.Write(frontierHeader)
+	cw.WriteAll(frontierRows(pts, base))
+	return cw.Error()
+}
+
+func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Metrics) error {
+	var out []map[string]any
+	for _, r := range frontierRows(pts, base) {
+		m := map[string]any{}
+		for i, k := range frontierHeader {
+			if r[i] == "" {
+				continue
+			}
+			if x, err := strconv.ParseFloat(r[i], 64); err == nil && k != "name" && k != "schedule" {
+				m[k] = x
+			} else {
+				m[k] = r[i]
+			}
+		}
+		out = append(out, m)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"points": out})
+}

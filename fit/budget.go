@@ -1,0 +1,152 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Budget is what the schedule may spend. Set exactly one of the fields
+// (AsksBy goes with AsksByAge, MaxAttempts with Options.Horizon).
+type Budget struct {
+	// RequestsPerItem caps the mean number of requests per item; requests
+	// stop when the answer is seen. Its continuous optimum asks at a rate
+	// ∝ √(f/S).
+	RequestsPerItem float64
+	// AsksBy caps the asks made by age AsksByAge to an item that never
+	// settles; the schedule stops at AsksByAge. Its continuous optimum
+	// asks at a rate ∝ √f.
+	AsksBy    int
+	AsksByAge time.Duration
+	// MaxAttempts caps the asks in all, up to the horizon, where the last
+	// one is made: for retry schedules that must deliver within a window.
+	MaxAttempts int
+	// Price is the lag, in seconds, that one more request per item is
+	// worth: the fit minimises mean lag + Price × requests per item (for
+	// the RMS objective, mean squared lag in s² + Price × requests).
+	Price float64
+}
+
+// kind is which budget is set.
+type budgetKind int
+
+const (
+	byPrice budgetKind = iota
+	byRequests
+	byAsks // AsksBy or MaxAttempts: a count of asks up to an age
+)
+
+// check validates b and returns its kind.
+func (b Budget) check(horizon time.Duration) (budgetKind, error) {
+	set := 0
+	var k budgetKind
+	if b.RequestsPerItem != 0 {
+		set, k = set+1, byRequests
+		if !(b.RequestsPerItem >= 1) {
+			return 0, fmt.Errorf("requests per item must be at least 1, not %g", b.RequestsPerItem)
+		}
+	}
+	if b.AsksBy != 0 {
+		set, k = set+1, byAsks
+		if b.AsksBy < 1 || b.AsksByAge <= 0 {
+			return 0, errors.New("asks-by needs a count ≥ 1 and a positive age, as in 20@2m")
+		}
+		if horizon > 0 && horizon != b.AsksByAge {
+			return 0, errors.New("asks-by N@T stops asking at T: give no other horizon")
+		}
+	}
+	if b.MaxAttempts != 0 {
+		set, k = set+1, byAsks
+		if b.MaxAttempts < 2 {
+			return 0, errors.New("max attempts must be at least 2")
+		}
+		if horizon <= 0 {
+			return 0, errors.New("max attempts needs a horizon: the last attempt is made there")
+		}
+	}
+	if b.Price != 0 {
+		set, k = set+1, byPrice
+		if !(b.Price > 0) || math.IsInf(b.Price, 0) {
+			return 0, fmt.Errorf("price must be positive, not %g", b.Price)
+		}
+	}
+	if set != 1 {
+		return 0, errors.New("give exactly one budget: requests per item, asks by, max attempts or price")
+	}
+	return k, nil
+}
+
+// limit is the budget's cap in its own measure.
+func (b Budget) limit() float64 {
+	switch {
+	case b.RequestsPerItem > 0:
+		return b.RequestsPerItem
+	case b.AsksBy > 0:
+		return float64(b.AsksBy)
+	}
+	return float64(b.MaxAttempts)
+}
+
+// trial is one optimisation at a multiplier: what it spends and its
+// objective.
+type trial struct {
+	mult      float64
+	spent     float64
+	objective float64
+	ok        bool // a schedule exists at all
+	sol       any
+}
+
+// search finds the multiplier whose optimum spends at most limit with the
+// least objective. Spending falls as the multiplier rises; a discrete
+// problem's spending jumps, so bisection brackets the budget, and every
+// trial on the way (including a sweep between the bracketing
+// multipliers) is kept if it fits: the duality gap is searched, not
+// ignored.
+func search(run func(mult float64) trial, limit float64) (trial, error) {
+	return searchTol(run, limit, 1e-7, true)
+}
+
+// searchTol is search to a relative tolerance on the multiplier, with or
+// without the sweep around the bracket.
+func searchTol(run func(mult float64) trial, limit, tol float64, sweep bool) (trial, error) {
+	best := trial{objective: math.Inf(1)}
+	keep := func(t trial) bool {
+		fits := t.ok && t.spent <= limit*(1+1e-12)
+		if fits && t.objective < best.objective {
+			best = t
+		}
+		return fits
+	}
+	hi := 1.0
+	for !keep(run(hi)) {
+		hi *= 4
+		if hi > 1e15 {
+			return best, errors.New("no schedule fits the budget: it is too small for the first and last asks")
+		}
+	}
+	lo := hi / 4
+	for keep(run(lo)) {
+		hi, lo = lo, lo/4
+		if lo < 1e-15 {
+			return best, nil // even a free ask fits
+		}
+	}
+	for range 50 {
+		mid := math.Sqrt(lo * hi)
+		if keep(run(mid)) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+		if hi/lo < 1+tol {
+			break
+		}
+	}
+	// Sweep a little either side of the bracket for a cheaper fit.
+	for k := -4; k <= 4 && sweep; k++ {
+		keep(run(hi * math.Pow(1.02, float64(k))))
+	}
+	return best, nil
+}

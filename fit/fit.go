@@ -1,0 +1,223 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// Options are the settings of Optimal and Fit. Only Budget must be set;
+// the zero value of every other field is the documented default.
+type Options struct {
+	Budget    Budget
+	Objective Objective // Mean (default) or RMS
+	// Horizon is the age of the last ask: answers after it are missed and
+	// an item that never settles costs the asks up to it. Zero: for a log
+	// the largest final age (and the schedule never stops), for a model
+	// the age by which all but 1e-9 of the answers have come (a model
+	// with mass that never settles then needs a horizon or AsksBy).
+	Horizon time.Duration
+	// FirstAsk is the age of the first ask (default 0: ask at once).
+	FirstAsk time.Duration
+	// MinInterval and MaxInterval limit the gap between asks (0: none).
+	MinInterval, MaxInterval time.Duration
+	// Segments is the most clauses of constant interval in the fitted
+	// schedule (default 4).
+	Segments int
+	// Exact makes the fitted schedule the exact optimum's ask ages, in
+	// milliseconds, as one "at" clause.
+	Exact bool
+	// AnyValues widens the intervals and boundaries the quantiser may
+	// use from the nice set (intervals 1, 2, 3, 5, 10, 15, 20, 30 × ms,
+	// s, min, and 100, 200, 250, 500 ms and whole hours; boundaries 1, 2,
+	// 3, 5, 10, 15, 20, 30, 45 × s, min, then hours and days) to values
+	// with about two significant digits.
+	AnyValues bool
+	// Candidates is the number of candidate ask ages of the exact
+	// optimum's dynamic programme (default 1000).
+	Candidates int
+}
+
+// Solution is a list of ask ages, in seconds, and what they achieve.
+type Solution struct {
+	Asks []float64
+	Prediction
+}
+
+// Result is a fitted schedule and the optima it is measured against.
+type Result struct {
+	// Schedule is the schedule to ship: at most Segments clauses of nice
+	// intervals (or the exact ask ages with Options.Exact).
+	Schedule *schedule.Schedule
+	// Fitted is what Schedule achieves on the data it was fitted to.
+	Fitted Prediction
+	// Optimum is the exact discrete optimum at the same budget.
+	Optimum Solution
+	// Continuous is the continuous-rate (Keller) schedule at the budget,
+	// when the input has a smooth density; nil otherwise.
+	Continuous *Solution
+	// Horizon is the horizon used (see Options.Horizon).
+	Horizon time.Duration
+	// Multiplier is the price (λ, per request) or per-ask multiplier (μ)
+	// at which Schedule is optimal.
+	Multiplier float64
+}
+
+// Optimal fits a schedule to a settle-time distribution, such as an
+// estimate.Model: the metrics are exact integrals. A Density that reports
+// Smooth() true (or has no Smooth method) also gets its exact optimum
+// polished off the grid and a continuous-rate schedule.
+func Optimal(d Distribution, opt Options) (*Result, error) {
+	p, err := newProblem(opt)
+	if err != nil {
+		return nil, err
+	}
+	end := p.opt.Horizon.Seconds()
+	if end <= 0 {
+		if total := d.CDF(math.MaxFloat64); !(total >= 1-1e-9) {
+			return nil, fmt.Errorf("%.3g%% of items never settle: give a horizon or an asks-by budget", 100*(1-total))
+		}
+		end = tailAge(d, 1e-9)
+		p.forever = true
+	}
+	p.setEnd(end)
+	p.l = newDistLaw(d, p.end)
+	if dens, ok := d.(Density); ok {
+		if sm, ok := d.(interface{ Smooth() bool }); !ok || sm.Smooth() {
+			p.dens = dens
+		}
+	}
+	return p.run()
+}
+
+// Fit fits a schedule to a log of items, exactly as Replay will measure
+// it: final answers count at their ages, pending items are asked up to
+// the age they were last seen.
+func Fit(items []estimate.Item, opt Options) (*Result, error) {
+	if len(items) == 0 {
+		return nil, errors.New("fit: no items")
+	}
+	p, err := newProblem(opt)
+	if err != nil {
+		return nil, err
+	}
+	end := p.opt.Horizon.Seconds()
+	if end <= 0 {
+		end = LargestFinalAge(items).Seconds()
+		p.forever = true
+	}
+	p.setEnd(end)
+	p.l = newItemLaw(items)
+	return p.run()
+}
+
+// tailAge is the age where the chance of an answer still to come first
+// falls below tail.
+func tailAge(d Distribution, tail float64) float64 {
+	hi := 1.0
+	for 1-d.CDF(hi) >= tail && hi < 1e12 {
+		hi *= 2
+	}
+	lo := 0.0
+	for range 100 {
+		mid := (lo + hi) / 2
+		if 1-d.CDF(mid) < tail {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+// problem is one fit: the law, the budget and the limits.
+type problem struct {
+	opt            Options
+	kind           budgetKind
+	l              law
+	dens           Density // nil unless smooth
+	first, end     float64
+	horizon        time.Duration // end in whole milliseconds
+	forever        bool
+	minGap, maxGap float64
+	countTo        float64 // asks at ages ≤ countTo count towards AsksBy
+}
+
+func newProblem(opt Options) (*problem, error) {
+	h := opt.Horizon
+	if opt.Budget.AsksBy > 0 {
+		if h > 0 && h != opt.Budget.AsksByAge {
+			return nil, errors.New("asks-by N@T stops asking at T: give no other horizon")
+		}
+		opt.Horizon = opt.Budget.AsksByAge
+		h = 0
+	}
+	kind, err := opt.Budget.check(h)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Segments == 0 {
+		opt.Segments = 4
+	}
+	if opt.Candidates == 0 {
+		opt.Candidates = 1000
+	}
+	if opt.Segments < 0 || opt.Candidates < 10 {
+		return nil, errors.New("segments must be positive and candidates at least 10")
+	}
+	if opt.MinInterval < 0 || opt.MaxInterval < 0 || (opt.MaxInterval > 0 && opt.MaxInterval < opt.MinInterval) {
+		return nil, errors.New("interval limits must be positive, the minimum no more than the maximum")
+	}
+	p := &problem{opt: opt, kind: kind, first: opt.FirstAsk.Seconds(), countTo: -1,
+		minGap: opt.MinInterval.Seconds(), maxGap: opt.MaxInterval.Seconds()}
+	return p, nil
+}
+
+// setEnd fixes the last ask at end seconds.
+func (p *problem) setEnd(end float64) {
+	p.horizon = time.Duration(math.Ceil(end*1e3)) * time.Millisecond
+	if !p.forever {
+		p.horizon = nanos(end)
+	}
+	p.end = p.horizon.Seconds()
+	if p.kind == byAsks {
+		p.countTo = p.end
+	}
+}
+
+// spent is what a schedule's sums spend of the budget.
+func (p *problem) spent(s sums, asks float64) float64 {
+	if p.kind == byAsks {
+		return asks
+	}
+	return s.requests
+}
+
+// mults turns a search multiplier into (λ, μ).
+func (p *problem) mults(m float64) (lambda, mu float64) {
+	if p.kind == byAsks {
+		return 0, m
+	}
+	return m, 0
+}
+
+// optimise runs solve at the budget's price, or searches for the
+// multiplier that spends the budget.
+func (p *problem) optimise(run func(m float64) trial) (trial, error) {
+	if p.kind == byPrice {
+		t := run(p.opt.Budget.Price)
+		if !t.ok {
+			return t, errors.New("no schedule meets the interval limits")
+		}
+		return t, nil
+	}
+	t, err := search(run, p.opt.Budget.limit())
+	if err == nil && !t.ok {
+		err = errors.New("no schedule fits the budget")
+	}
+	return t, err
+}

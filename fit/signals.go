@@ -1,0 +1,55 @@
+package fit
+
+import (
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// WithSignals decides whether schedule s should reset on signal, by
+// replaying items (which carry the signals: a push, the app coming to the
+// foreground) with and without it up to horizon. A signal makes the
+// client ask at once and restart the schedule, so when signals follow
+// the answer closely the ask at the signal sees it early, often for no
+// extra request. It returns s with reset on signal when that is better
+// under the budget b (the same kind Fit takes: within the requests per
+// item, at a lower lag + price × requests, or, for budgets counting the
+// asks to an item that never settles, which gets no signal, at no more
+// requests per item), else s itself; ok reports which. Items without
+// signals leave s alone.
+func WithSignals(s *schedule.Schedule, items []estimate.Item, horizon time.Duration, b Budget) (out *schedule.Schedule, ok bool, err error) {
+	has := false
+	for _, it := range items {
+		if it.HasSignal() {
+			has = true
+			break
+		}
+	}
+	if !has || s.ResetOnSignal {
+		return s, false, nil
+	}
+	r := *schedule.Canonical(s)
+	r.ResetOnSignal = true
+	plain, err := Replay(s, items, ReplayOptions{Horizon: horizon})
+	if err != nil {
+		return s, false, err
+	}
+	reset, err := Replay(&r, items, ReplayOptions{Horizon: horizon})
+	if err != nil {
+		return s, false, err
+	}
+	better := reset.Lag.Mean < plain.Lag.Mean
+	switch {
+	case b.Price > 0:
+		better = reset.Lag.Mean+b.Price*reset.RequestsPerItem < plain.Lag.Mean+b.Price*plain.RequestsPerItem
+	case b.RequestsPerItem > 0:
+		better = better && reset.RequestsPerItem <= max(b.RequestsPerItem, plain.RequestsPerItem)
+	default:
+		better = better && reset.RequestsPerItem <= plain.RequestsPerItem
+	}
+	if better {
+		return &r, true, nil
+	}
+	return s, false, nil
+}
