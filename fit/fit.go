@@ -32,8 +32,8 @@ type Options struct {
 	// milliseconds, as one "at" clause.
 	Exact bool
 	// AnyValues widens the intervals and boundaries the quantiser may
-	// use from the nice set (intervals 1, 2, 3, 5, 10, 15, 20, 30 × ms,
-	// s, min, and 100, 200, 250, 500 ms and whole hours; boundaries 1, 2,
+	// use from the nice set (intervals 1, 2, 5, 10, 15, 30 × ms,
+	// s, min, and 100, 200, 500 ms and whole hours; boundaries 1, 2,
 	// 3, 5, 10, 15, 20, 30, 45 × s, min, then hours and days) to values
 	// with about two significant digits.
 	AnyValues bool

@@ -69,7 +69,7 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.StringVar(&v.maxIval, "max-interval", "", "longest gap between asks")
 	fs.StringVar(&v.obj, "objective", "mean", "what to minimise: mean or rms lag")
 	fs.IntVar(&v.segments, "segments", 4, "most clauses of constant interval; 0 for the exact ask ages")
-	fs.BoolVar(&v.nice, "nice", true, "intervals and boundaries from 1, 2, 3, 5, 10, 15, 20, 30 × ms, s, min (false: two significant digits)")
+	fs.BoolVar(&v.nice, "nice", true, "intervals of 1, 2, 5, 10, 15, 30 × ms, s, min and round boundaries (false: two significant digits)")
 	fs.StringVar(&v.model, "model", "", "fit to a model such as 'lognormal(median=12s, sigma=0.5)' instead of logs")
 	fs.StringArrayVar(&v.baselines, "baseline", nil, "a schedule to compare with, NAME=SPEC (repeatable)")
 	fs.Float64Var(&v.holdout, "holdout", 0.3, "share of a log held out to measure on (0: measure on the fitting items)")
@@ -176,7 +176,7 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return usagef("fit: --count-asks-by: %v", err)
 		}
-		baselines, err := parseSpecs(v.baselines)
+		baselines, err := parseBaselines(v.baselines)
 		if err != nil {
 			return err
 		}

@@ -71,14 +71,18 @@ func runFit(in *fitIn, opt fit.Options, baselines []namedSchedule, countBy []tim
 		if err != nil {
 			return nil, fmt.Errorf("baseline %s: %v", b.name, err)
 		}
-		o := r.opt
-		o.Budget, o.Horizon = budget, res.Horizon
-		if budget.AsksBy > 0 {
-			o.Horizon = 0
-		}
-		mres, err := r.fit(o)
-		if err != nil {
-			return nil, fmt.Errorf("at %s's cost: %v", b.name, err)
+		mres := res
+		if b.name != r.budgetFrom {
+			// The user's horizon, not the one the fit chose: a chosen
+			// horizon is the log's largest age, rarely a nice boundary.
+			o := r.opt
+			o.Budget = budget
+			if budget.AsksBy > 0 {
+				o.Horizon = 0
+			}
+			if mres, err = r.fit(o); err != nil {
+				return nil, fmt.Errorf("at %s's cost: %v", b.name, err)
+			}
 		}
 		mm, err := r.measure("fitted@"+b.name, mres.Schedule)
 		if err != nil {

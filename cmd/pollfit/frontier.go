@@ -60,7 +60,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		baselines, err := parseSpecs(v.baselines)
+		baselines, err := parseBaselines(v.baselines)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
@@ -47,6 +48,9 @@ func parseSpecs(args []string) ([]namedSchedule, error) {
 		var err error
 		if backoff.IsSpec(spec) {
 			n.strategy, err = backoff.Parse(spec)
+			if err == nil && n.strategy.Deterministic() {
+				n.sched, err = backoff.Schedule(n.strategy, strategyLimit)
+			}
 		} else {
 			n.sched, err = resolveSpec(spec)
 		}
@@ -56,6 +60,22 @@ func parseSpecs(args []string) ([]namedSchedule, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// strategyLimit bounds the asks listed for a deterministic strategy that
+// never settles on one wait (one with an attempt or time limit).
+const strategyLimit = 30 * 24 * time.Hour
+
+// parseBaselines is parseSpecs for commands that need every baseline as a
+// schedule: a strategy with jitter has no single schedule.
+func parseBaselines(args []string) ([]namedSchedule, error) {
+	named, err := parseSpecs(args)
+	for _, n := range named {
+		if n.sched == nil {
+			return nil, usagef("baseline %s is randomised (jitter): replay it with 'pollfit eval', which averages over realisations", n.name)
+		}
+	}
+	return named, err
 }
 
 // resolveSpec turns a spec into a schedule: the schedule language, or
