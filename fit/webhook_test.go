@@ -1,0 +1,68 @@
+package fit
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// Webhook retries (the hanzo-webhooks paper's section 5): the settle time
+// is how long an endpoint stays down. Outages persist, so attempts are
+// not independent and the paper's P(delivered) = 1 − (1 − a)^n does not
+// hold: delivery within the window is F(last attempt), at most the share
+// that recovers at all.
+func TestWebhookAgainstPaperTable(t *testing.T) {
+	m, err := estimate.ParseModel("0.6*lognormal(median=10m, sigma=1.2) + 0.35*lognormal(median=4h, sigma=1.2) + 0.05*never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper, _ := schedule.Parse("at 0s 1m 6m 36m 2h36m 10h36m 34h36m 82h36m")
+	window := 84 * time.Hour // 3.5 days
+
+	// P(delivered) by the paper's last attempt, by hand:
+	// 0.6·Φ(ln(4956/10)/1.2) + 0.35·Φ(ln(4956/240)/1.2)
+	// = 0.6·Φ(5.172) + 0.35·Φ(2.524) = 0.6·1.0000 + 0.35·0.99420 = 0.94797.
+	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+	hand := 0.6*phi(math.Log(4956.0/10)/1.2) + 0.35*phi(math.Log(4956.0/240)/1.2)
+	if math.Abs(hand-0.94797) > 5e-5 {
+		t.Fatalf("hand value %v, want 0.94797", hand)
+	}
+	if got := m.CDF((82*time.Hour + 36*time.Minute).Seconds()); math.Abs(got-hand) > 1e-9 {
+		t.Errorf("P(delivered by 82h36m) = %v, want %v", got, hand)
+	}
+	claim := 1 - math.Pow(1-0.5, 8) // the paper's 99.6% for a = 0.5, n = 8
+	if !(hand < claim-0.04) {
+		t.Errorf("persistent outages deliver %.4f, expected well below the independent-attempts claim %.4f", hand, claim)
+	}
+
+	// Eight attempts fitted to the outages beat the paper's table on the
+	// expected delivery delay and deliver at least as often in the window.
+	res, err := Optimal(m, Options{Budget: Budget{MaxAttempts: 8}, Horizon: window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asks, err := res.Schedule.Timeline().Asks(window)
+	if err != nil || len(asks) > 8 {
+		t.Fatalf("fitted schedule %s asks %d times (%v), want at most 8", res.Schedule, len(asks), err)
+	}
+	items := m.Items(200000, 9, math.Inf(1))
+	fm, err := Replay(res.Schedule, items, ReplayOptions{Horizon: window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := Replay(paper, items, ReplayOptions{Horizon: window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("fitted %s: delay %.0fs, delivered %.4f; paper: delay %.0fs, delivered %.4f",
+		res.Schedule, fm.Lag.Mean, float64(fm.Detected)/float64(fm.Items), pm.Lag.Mean, float64(pm.Detected)/float64(pm.Items))
+	if !(fm.Lag.Mean < 0.8*pm.Lag.Mean) {
+		t.Errorf("fitted mean delay %.0fs, paper's %.0fs: want at least 20%% less", fm.Lag.Mean, pm.Lag.Mean)
+	}
+	if fm.Detected < pm.Detected {
+		t.Errorf("fitted delivers %d, paper %d", fm.Detected, pm.Detected)
+	}
+}
