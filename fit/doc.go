@@ -63,4 +63,16 @@
 // the log's density first (estimate.Density) and measures on held-out
 // items (Split). Frontier sweeps budgets against the fixed-interval and
 // backoff families.
+//
+// # Shapes
+//
+// Some logs have structure the clauses of constant interval cannot use.
+// WithDeadlines adds a burst of explicit asks just after a deadline (a
+// spike of answers at a timeout, estimate.Deadlines), spliced into the
+// schedule as an "at" clause; WithBatches adds wall-clock aligned asks
+// just after each batch boundary (estimate.Periodicity); WithSignals
+// adds "reset on signal". The first two fit the age-based part again at
+// what the budget leaves once the shape has spent its share, and each is
+// kept only when it lowers the mean lag on the fitting items at the
+// budget.
 package fit

@@ -55,6 +55,7 @@ type fitFlagValues struct {
 	seed                                     uint64
 	countBy                                  string
 	smooth, signals                          bool
+	deadlines, batches                       bool // registered by fit only
 }
 
 func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
@@ -160,6 +161,8 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	v := addFitFlags(fs)
 	format := fs.StringP("format", "f", "", "print only the schedule, as "+strings.Join(export.Formats, ", "))
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	fs.BoolVar(&v.deadlines, "deadlines", true, "add a burst of asks just after a deadline the log shows (a spike of answers at a timeout) when it pays on the fitting items")
+	fs.BoolVar(&v.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
 		opt, err := v.options()
@@ -211,6 +214,9 @@ type fitIn struct {
 	seed        uint64
 	smooth      bool // exact optimum on the smoothed density of train
 	signals     bool // try reset on signal
+	deadlines   bool // try a burst after each deadline
+	batches     bool // try aligned asks after batch boundaries
+	shapes      *shapesFound
 	density     *estimate.Dist
 }
 
@@ -232,7 +238,7 @@ func fitInput(e *env, rf *readFlags, v *fitFlagValues, args []string) (*fitIn, e
 	if err != nil {
 		return nil, err
 	}
-	in := &fitIn{holdout: v.holdout, seed: v.seed, smooth: v.smooth, signals: v.signals, source: fmt.Sprintf("%s (%d items)", strings.Join(args, ", "), stats.Items)}
+	in := &fitIn{holdout: v.holdout, seed: v.seed, smooth: v.smooth, signals: v.signals, deadlines: v.deadlines, batches: v.batches, source: fmt.Sprintf("%s (%d items)", strings.Join(args, ", "), stats.Items)}
 	in.train, in.test = fit.Split(items, v.holdout, v.seed)
 	if len(in.test) == 0 || len(in.train) == 0 {
 		if v.holdout > 0 && !rf.quiet {

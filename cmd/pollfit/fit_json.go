@@ -15,7 +15,9 @@ import (
 //	 "lag_s": {...}, "requests_per_item": x}, "continuous": <metrics> (a
 //	 model only), "baselines": [<metrics>], "at_baseline_cost": [<metrics>
 //	 of the schedule fitted at each baseline's cost], "budget": {...},
-//	 "holdout": {...} (null for a model)}
+//	 "holdout": {...} (null for a model), "shapes": {...} (a log only:
+//	 the deadlines and batch period found and whether their shapes paid,
+//	 see shapesFound.json)}
 //
 // with metrics in eval's shape (fit.Metrics.MarshalJSON).
 func (r *fitReport) writeJSON(w io.Writer) error {
@@ -63,6 +65,9 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 	}
 	if r.continuous != nil {
 		out["continuous"] = r.continuous
+	}
+	if r.in.shapes != nil {
+		out["shapes"] = r.in.shapes.json()
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -104,16 +104,19 @@ func (r *fitReport) fit(opt fit.Options) (*fit.Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if r.in.signals {
-		s, _, err := fit.WithSignals(res.Schedule, r.in.train, res.Horizon, opt.Budget)
-		if err != nil {
-			return nil, err
-		}
-		res.Schedule = s
+	if r.in.smooth {
+		r.smoothOptimum(res, opt)
 	}
-	if !r.in.smooth {
-		return res, nil
+	if err := r.shape(res, opt); err != nil {
+		return nil, err
 	}
+	return res, nil
+}
+
+// smoothOptimum fits the exact optimum (and the schedule, with
+// --segments 0) to the smoothed density of the fitting items, at the
+// horizon the item fit chose; on failure it keeps the fit to the items.
+func (r *fitReport) smoothOptimum(res *fit.Result, opt fit.Options) {
 	if r.in.density == nil {
 		r.in.density = smoothDensity(r.in.train)
 	}
@@ -124,13 +127,12 @@ func (r *fitReport) fit(opt fit.Options) (*fit.Result, error) {
 	}
 	sm, err := fit.Optimal(r.in.density, o)
 	if err != nil {
-		return res, nil // keep the fit to the items
+		return
 	}
 	res.Optimum = sm.Optimum
 	if opt.Exact {
 		res.Schedule = sm.Schedule
 	}
-	return res, nil
 }
 
 // smoothDensity is the kernel-smoothed Kaplan–Meier density of items.
@@ -264,6 +266,7 @@ func (r *fitReport) writeText(w io.Writer) {
 		row(r.matched[i].metrics)
 	}
 	tw.Flush()
+	r.writeShapes(w)
 	if r.schedule.ResetOnSignal {
 		fmt.Fprintln(w, "\nthe fitted schedule resets on signal (the log's signals made it pay); the optimum does not (--signals=false to fit without)")
 	}

@@ -1,0 +1,189 @@
+package fit
+
+import (
+	"math"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// Shapes. WithDeadlines and WithBatches add asks that the clauses of
+// constant interval cannot place well (a burst just after a timeout,
+// asks just after each wall-clock batch run) and make them pay for
+// themselves: the age-based part is fitted again, at what the budget
+// leaves once the shape has spent its share, to the items with every
+// answer the shape will see cut short at its age (those items still cost
+// the asks before their answer, but the age-based part need not chase
+// them). The shape is kept only when, replayed on the items at the
+// budget, it sees at least as many answers at a lower mean lag.
+
+// Shape is the outcome of trying a shape on a fitted schedule.
+type Shape struct {
+	// Schedule is the shaped schedule when it paid, else the plain one.
+	Schedule *schedule.Schedule
+	// Paid reports whether the shape was kept.
+	Paid bool
+	// Plain and Shaped are the plain schedule and the best shaped one
+	// tried, replayed on the items given, at the fit's horizon. Shaped is
+	// the zero Metrics when no shape could be tried.
+	Plain, Shaped Metrics
+}
+
+// graftRounds is how many times graft fits the age-based part again,
+// moving its budget by what the last graft over- or under-spent.
+const graftRounds = 4
+
+// shaper tries shapes on one fit.
+type shaper struct {
+	items   []estimate.Item
+	res     *Result
+	opt     Options
+	horizon time.Duration
+	plain   Metrics
+}
+
+func newShaper(items []estimate.Item, res *Result, opt Options) (*shaper, error) {
+	sh := &shaper{items: items, res: res, opt: opt, horizon: res.Horizon}
+	var err error
+	sh.plain, err = sh.replay(res.Schedule)
+	return sh, err
+}
+
+func (sh *shaper) replay(s *schedule.Schedule) (Metrics, error) {
+	return Replay(s, sh.items, ReplayOptions{Horizon: sh.horizon})
+}
+
+// spent is what s spends of the budget on the items, and the cap (0 at
+// a price).
+func (sh *shaper) spent(s *schedule.Schedule, m Metrics) (spent, limit float64) {
+	b := sh.opt.Budget
+	switch {
+	case b.AsksBy > 0:
+		return AsksBy(s, b.AsksByAge), float64(b.AsksBy)
+	case b.MaxAttempts > 0:
+		return AsksBy(s, sh.horizon), float64(b.MaxAttempts)
+	case b.RequestsPerItem > 0:
+		return m.RequestsPerItem, b.RequestsPerItem
+	}
+	return m.RequestsPerItem, 0
+}
+
+// score is the figure a shape must lower: the mean lag, plus the price
+// times the requests at a price.
+func (sh *shaper) score(m Metrics) float64 {
+	x := m.Lag.Mean
+	if p := sh.opt.Budget.Price; p > 0 {
+		x += p * m.RequestsPerItem
+	}
+	if math.IsNaN(x) {
+		return math.Inf(1)
+	}
+	return x
+}
+
+// better reports whether shaped beats the plain schedule: as many answers
+// seen, within the budget (or no more than the plain schedule spends),
+// at a lower score.
+func (sh *shaper) better(s *schedule.Schedule, m Metrics) bool {
+	spent, limit := sh.spent(s, m)
+	ps, _ := sh.spent(sh.res.Schedule, sh.plain)
+	within := limit == 0 || spent <= max(limit, ps)*(1+1e-9)
+	return within && m.Detected >= sh.plain.Detected && sh.score(m) < sh.score(sh.plain)
+}
+
+// graft fits the age-based part to the items with the answers the shape
+// sees cut short (pending at their age), at the budget less the shape's
+// share, joins the shape on and returns the best joined schedule within
+// the budget on the items, or nil.
+func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Schedule) (*schedule.Schedule, error)) (*schedule.Schedule, Metrics, error) {
+	// The latest answer stays, so that the fit keeps the plain fit's
+	// horizon when it has to find one.
+	latest := -1
+	for i, it := range sh.items {
+		if it.Status.Final() && (latest < 0 || it.Age > sh.items[latest].Age) {
+			latest = i
+		}
+	}
+	cut := make([]estimate.Item, len(sh.items))
+	for i, it := range sh.items {
+		if it.Status.Final() && i != latest && seen(it) {
+			it.Status = estimate.Pending
+		}
+		cut[i] = it
+	}
+	var best *schedule.Schedule
+	var bestM Metrics
+	keep := func(s *schedule.Schedule) (float64, error) {
+		m, err := sh.replay(s)
+		if err != nil {
+			return 0, err
+		}
+		spent, limit := sh.spent(s, m)
+		if (limit == 0 || spent <= limit*(1+1e-9)) && (best == nil || sh.score(m) < sh.score(bestM)) {
+			best, bestM = s, m
+		}
+		return spent - limit, nil
+	}
+	// The shape on the plain schedule says what it costs.
+	first, err := join(sh.res.Schedule)
+	if err != nil {
+		return nil, Metrics{}, err
+	}
+	over, err := keep(first)
+	if err != nil {
+		return nil, Metrics{}, err
+	}
+	_, limit := sh.spent(first, Metrics{})
+	if limit == 0 {
+		over = 0 // a price needs no share
+	}
+	share := max(over, 0)
+	for range graftRounds {
+		o, ok := sh.budgetLess(share)
+		if !ok {
+			break
+		}
+		rest, err := Fit(cut, o)
+		if err != nil {
+			break // nothing fits what is left
+		}
+		s, err := join(rest.Schedule)
+		if err != nil {
+			return nil, Metrics{}, err
+		}
+		if over, err = keep(s); err != nil {
+			return nil, Metrics{}, err
+		}
+		if limit == 0 || math.Abs(over) < 1e-3*limit {
+			break
+		}
+		share = max(share+over, 0)
+	}
+	return best, bestM, nil
+}
+
+// budgetLess is the fit's options with share taken off the budget, at
+// the plain fit's horizon; ok is false when nothing is left.
+func (sh *shaper) budgetLess(share float64) (Options, bool) {
+	o := sh.opt
+	if o.Horizon == 0 && o.Budget.AsksBy == 0 && !sh.forever() {
+		o.Horizon = sh.horizon
+	}
+	b := &o.Budget
+	switch {
+	case b.AsksBy > 0:
+		b.AsksBy -= int(math.Ceil(share - 1e-9))
+		return o, b.AsksBy >= 1
+	case b.MaxAttempts > 0:
+		b.MaxAttempts -= int(math.Ceil(share - 1e-9))
+		return o, b.MaxAttempts >= 2
+	case b.RequestsPerItem > 0:
+		b.RequestsPerItem -= share
+		return o, b.RequestsPerItem >= 1
+	}
+	return o, true
+}
+
+// forever reports whether the plain schedule never stops.
+func (sh *shaper) forever() bool { return !sh.res.Schedule.Stops() }
