@@ -46,8 +46,8 @@ func TestWithBatchesHeldOut(t *testing.T) {
 		if len(sh.Schedule.Aligned) != 1 || sh.Schedule.Aligned[0].Period != 5*time.Minute {
 			t.Errorf("no 5-minute aligned clause in %s", schedule.Format(sh.Schedule))
 		}
-		plain, _ := Replay(res.Schedule, test, ReplayOptions{Horizon: res.Horizon})
-		shaped, _ := Replay(sh.Schedule, test, ReplayOptions{Horizon: res.Horizon})
+		plain, _ := Replay(res.Schedule, test, asRun(res.Schedule, res.Horizon))
+		shaped, _ := Replay(sh.Schedule, test, asRun(sh.Schedule, res.Horizon))
 		t.Logf("%+v: plain %q lag %.3f s (%d seen, %.2f req); aligned %q lag %.3f s (%d seen, %.2f req)", opt.Budget,
 			plain.Schedule, plain.Lag.Mean, plain.Detected, plain.RequestsPerItem, shaped.Schedule, shaped.Lag.Mean, shaped.Detected, shaped.RequestsPerItem)
 		score := func(m Metrics) float64 { return m.Lag.Mean + opt.Budget.Price*m.RequestsPerItem }
@@ -115,4 +115,14 @@ func TestWithBatchesNone(t *testing.T) {
 	if sh, err := WithBatches(noTime, &estimate.Period{Period: 300, Phase: 3, Share: 0.8}, res, opt); err != nil || sh.Paid {
 		t.Errorf("no creation times: %v, paid %v", err, sh.Paid)
 	}
+}
+
+// asRun replays a schedule as it runs: one that never stops to its first
+// ask at or after the last answer (Replay's default), one that stops at
+// the fit's horizon.
+func asRun(s *schedule.Schedule, h time.Duration) ReplayOptions {
+	if !s.Stops() {
+		return ReplayOptions{}
+	}
+	return ReplayOptions{Horizon: h}
 }

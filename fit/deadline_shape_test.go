@@ -42,8 +42,8 @@ func TestWithDeadlinesHeldOut(t *testing.T) {
 		if err != nil || !sh.Paid {
 			t.Fatalf("%+v: WithDeadlines = %v, paid %v; want the burst", opt.Budget, err, sh.Paid)
 		}
-		plain, _ := Replay(res.Schedule, test, ReplayOptions{Horizon: res.Horizon})
-		shaped, _ := Replay(sh.Schedule, test, ReplayOptions{Horizon: res.Horizon})
+		plain, _ := Replay(res.Schedule, test, asRun(res.Schedule, res.Horizon))
+		shaped, _ := Replay(sh.Schedule, test, asRun(sh.Schedule, res.Horizon))
 		t.Logf("%+v: plain %q lag %.3f s (%d seen, %.2f req); burst %q lag %.3f s (%d seen, %.2f req)", opt.Budget,
 			plain.Schedule, plain.Lag.Mean, plain.Detected, plain.RequestsPerItem, shaped.Schedule, shaped.Lag.Mean, shaped.Detected, shaped.RequestsPerItem)
 		// The plain fit's last clause may stop short of the deadline

@@ -185,11 +185,27 @@ func (w *walker) walk(sg *segments, i int, d time.Duration) {
 		}
 		if a+d > w.horizon {
 			// A schedule that stops must ask at the horizon, or it
-			// would gain by missing the answers after its last ask.
-			if sg.forever || a == w.horizon {
+			// would gain by missing the answers after its last ask. One
+			// that never stops sees those answers at its next ask, past
+			// the horizon: count that ask, or the walk would favour
+			// intervals whose last ask falls just short of the horizon.
+			switch {
+			case a == w.horizon:
 				acc.detected = v.f
-				sg.edges = append(sg.edges, segEdge{from: i, to: end, every: d, s: acc, count: count, asks: asks, last: a})
+			case sg.forever:
+				nx := w.at(a + d)
+				acc.lag += lagPt(Mean, v, nx)
+				acc.lag2 += lagPt(RMS, v, nx)
+				acc.requests += askPt(w.total, v, nx)
+				acc.detected = nx.f
+				if nx.t <= w.countTo {
+					count++
+				}
+				asks++
+			default:
+				return
 			}
+			sg.edges = append(sg.edges, segEdge{from: i, to: end, every: d, s: acc, count: count, asks: asks, last: a})
 			return
 		}
 	}

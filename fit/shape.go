@@ -50,8 +50,15 @@ func newShaper(items []estimate.Item, res *Result, opt Options) (*shaper, error)
 	return sh, err
 }
 
+// replay measures s on the items. A schedule that never stops is
+// measured as it runs, to its first ask at or after the last answer
+// (Replay's default), as the quantiser costs it.
 func (sh *shaper) replay(s *schedule.Schedule) (Metrics, error) {
-	return Replay(s, sh.items, ReplayOptions{Horizon: sh.horizon})
+	h := sh.horizon
+	if !s.Stops() && sh.opt.Horizon == 0 {
+		h = 0
+	}
+	return Replay(s, sh.items, ReplayOptions{Horizon: h})
 }
 
 // spent is what s spends of the budget on the items, and the cap (0 at

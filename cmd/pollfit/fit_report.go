@@ -155,6 +155,9 @@ func (r *fitReport) measure(name string, s *schedule.Schedule) (fit.Metrics, err
 		}
 		return p.Metrics(name, s, h, r.countBy), nil
 	}
+	if r.opt.Horizon == 0 && !s.Stops() {
+		h = 0 // as it runs: to its first ask at or after the last answer
+	}
 	m, err := fit.Replay(s, r.in.test, fit.ReplayOptions{Horizon: h, AsksBy: r.countBy})
 	m.Name = name
 	return m, err
