@@ -39,6 +39,9 @@ type segEdge struct {
 	asks     float64         // asks in all
 	at       []time.Duration // a prefix's asks (see addPrefixes), else nil
 	last     time.Duration
+	// tail: the clause's last ask falls short of the horizon, and an
+	// explicit ask at the horizon follows it.
+	tail bool
 }
 
 // maxSegmentAsks bounds the asks one clause may make, to keep the walk
@@ -192,8 +195,14 @@ func (w *walker) walk(sg *segments, i int, d time.Duration) {
 			switch {
 			case a == w.horizon:
 				acc.detected = v.f
-			case sg.forever:
-				nx := w.at(a + d)
+			case sg.forever || a < w.horizon:
+				// Forever: the next ask, past the horizon, sees the last
+				// answers. Stopping: an explicit ask at the horizon does.
+				seen := a + d
+				if !sg.forever {
+					seen = w.horizon
+				}
+				nx := w.at(seen)
 				acc.lag += lagPt(Mean, v, nx)
 				acc.lag2 += lagPt(RMS, v, nx)
 				acc.requests += askPt(w.total, v, nx)
@@ -205,7 +214,8 @@ func (w *walker) walk(sg *segments, i int, d time.Duration) {
 			default:
 				return
 			}
-			sg.edges = append(sg.edges, segEdge{from: i, to: end, every: d, s: acc, count: count, asks: asks, last: a})
+			tail := !sg.forever && a < w.horizon
+			sg.edges = append(sg.edges, segEdge{from: i, to: end, every: d, s: acc, count: count, asks: asks, last: a, tail: tail})
 			return
 		}
 	}
@@ -272,7 +282,7 @@ func (sg *segments) schedule(path []segEdge) *schedule.Schedule {
 			continue
 		}
 		until := ed.last
-		if ed.to == len(sg.b)-1 {
+		if ed.to == len(sg.b)-1 && !ed.tail {
 			until = sg.b[ed.to]
 		}
 		n := len(s.Clauses)
@@ -289,6 +299,9 @@ func (sg *segments) schedule(path []segEdge) *schedule.Schedule {
 			s.Clauses = append(s.Clauses, schedule.Clause{Every: ed.every, Until: until})
 		}
 		prev = ed.last
+		if ed.tail {
+			s.Clauses = append(s.Clauses, schedule.Clause{At: []time.Duration{sg.b[ed.to]}})
+		}
 	}
 	if last := &s.Clauses[len(s.Clauses)-1]; sg.forever && !last.IsAt() {
 		last.Until, last.Forever = 0, true

@@ -66,3 +66,21 @@ func TestWebhookAgainstPaperTable(t *testing.T) {
 		t.Errorf("fitted delivers %d, paper %d", fm.Detected, pm.Detected)
 	}
 }
+
+// A horizon that no nice interval reaches (the paper's last attempt, at
+// 82h36m) still gets a schedule: its last clause is followed by an
+// explicit ask at the horizon, so no answer before it is missed.
+func TestOddHorizon(t *testing.T) {
+	m, _ := estimate.ParseModel("0.6*lognormal(median=10m, sigma=1.2) + 0.4*lognormal(median=4h, sigma=1.2)")
+	h := 82*time.Hour + 36*time.Minute
+	for _, b := range []Budget{{MaxAttempts: 8}, {RequestsPerItem: 20}} {
+		res, err := Optimal(m, Options{Budget: b, Horizon: h})
+		if err != nil {
+			t.Fatalf("%+v: %v", b, err)
+		}
+		last, ok := res.Schedule.End()
+		if !ok || last != h {
+			t.Errorf("%+v: %s ends at %v, %v; want the horizon %v", b, res.Schedule, last, ok, h)
+		}
+	}
+}
