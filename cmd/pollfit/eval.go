@@ -37,6 +37,8 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 			asJSON := fs.Bool("json", false, "print JSON")
 			seed := fs.Uint64("seed", 1, "random seed for strategies with jitter")
 			runs := fs.Int("runs", 20, "realisations of a strategy with jitter (Monte Carlo)")
+			plotPath := addPlotFlag(fs)
+			force := fs.Bool("force", false, "overwrite an existing --plot file")
 			rf := addReadFlags(fs)
 			return func(e *env, args []string) error {
 				if len(*specs) == 0 {
@@ -70,6 +72,11 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 						return fmt.Errorf("eval: %s: %v", n.name, err)
 					}
 					ms = append(ms, m)
+				}
+				if *plotPath != "" {
+					if err := writePlot(*plotPath, *force, e.stdout, evalPlot(items, named, ms)); err != nil {
+						return err
+					}
 				}
 				top := opt.Horizon
 				if top == 0 {

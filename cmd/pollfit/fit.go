@@ -161,6 +161,8 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	v := addFitFlags(fs)
 	format := fs.StringP("format", "f", "", "print only the schedule, as "+strings.Join(export.Formats, ", "))
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	plotPath := addPlotFlag(fs)
+	force := fs.Bool("force", false, "overwrite an existing --plot file")
 	fs.BoolVar(&v.deadlines, "deadlines", true, "add a burst of asks just after a deadline the log shows (a spike of answers at a timeout) when it pays on the fitting items")
 	fs.BoolVar(&v.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	rf := addReadFlags(fs)
@@ -193,6 +195,17 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		rep, err := runFit(in, opt, baselines, countBy)
 		if err != nil {
 			return fmt.Errorf("fit: %v", err)
+		}
+		if *plotPath != "" {
+			var d fit.Density
+			if in.model != nil {
+				d = in.model
+			} else if in.density != nil {
+				d = in.density
+			}
+			if err := writePlot(*plotPath, *force, e.stdout, fitPlot(rep.res, d)); err != nil {
+				return err
+			}
 		}
 		switch {
 		case *format != "":

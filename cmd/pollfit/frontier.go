@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/internal/plot"
 	"github.com/spf13/pflag"
 )
 
@@ -44,6 +45,8 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	steps := fs.Int("steps", 20, "number of budgets, spaced geometrically")
 	asCSV := fs.Bool("csv", false, "print CSV")
 	asJSON := fs.Bool("json", false, "print JSON")
+	plotPath := addPlotFlag(fs)
+	force := fs.Bool("force", false, "overwrite an existing --plot file")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
 		opt, err := v.options()
@@ -91,6 +94,15 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 				return fmt.Errorf("frontier: baseline %s: %v", b.name, err)
 			}
 			base = append(base, m)
+		}
+		if *plotPath != "" {
+			var points []plot.Point
+			for _, m := range base {
+				points = append(points, plot.Point{Name: m.Name, Cost: m.RequestsPerItem, Wait: m.Lag.Mean})
+			}
+			if err := writePlot(*plotPath, *force, e.stdout, frontierPlot(pts, points)); err != nil {
+				return err
+			}
 		}
 		switch {
 		case *asJSON:

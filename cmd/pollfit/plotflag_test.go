@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/internal/loggen"
+	"github.com/pollfit/pollfit/internal/plot"
+)
+
+func TestWritePlot(t *testing.T) {
+	dir := t.TempDir()
+	f := plot.Frontier([]plot.Curve{{Name: "optimum", X: []float64{1, 2, 4}, Y: []float64{8, 3, 1}}}, []plot.Point{{Name: "now", Cost: 3, Wait: 4}})
+	svg := filepath.Join(dir, "f.svg")
+	if err := writePlot(svg, false, nil, f); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(svg)
+	if !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte(">now<")) {
+		t.Errorf("svg: %.100s", b)
+	}
+	if err := writePlot(svg, false, nil, f); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("overwrite without force: %v", err)
+	}
+	png := filepath.Join(dir, "f.PNG")
+	if err := writePlot(png, false, nil, f); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(png); !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Error("png is not a PNG")
+	}
+	if err := writePlot(filepath.Join(dir, "f.gif"), false, nil, f); err == nil {
+		t.Error("gif: no error")
+	}
+	var out bytes.Buffer
+	if err := writePlot("-", false, &out, f); err != nil || !bytes.Contains(out.Bytes(), []byte("<svg")) {
+		t.Errorf("stdout: %v", err)
+	}
+}
+
+// TestCommandPlots draws each command's picture from real results and
+// checks what it holds.
+func TestCommandPlots(t *testing.T) {
+	its := loggen.Items(loggen.Rows(loggen.Deadline, 1500, 3))
+	var acc estimate.Accumulator
+	for _, it := range its {
+		acc.Add(it)
+	}
+	d := estimate.Density(acc.Survival(), estimate.DensityOptions{})
+	names := func(f *plot.Figure) []string {
+		var s []string
+		for _, x := range f.Series {
+			s = append(s, x.Name)
+		}
+		return s
+	}
+	if got := names(estimatePlot(&acc, d)); len(got) == 0 || got[0] != "smoothed density" {
+		t.Errorf("estimate plot series %q", got)
+	}
+	if got := names(survivalPlot(&acc, d)); len(got) < 2 || got[0] != "Kaplan–Meier" {
+		t.Errorf("survival plot series %q", got)
+	}
+	named, err := parseSpecs([]string{"a=1s", "b=2s, reset on signal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []fit.Metrics
+	for _, n := range named {
+		m, err := fit.Replay(n.sched, its, fit.ReplayOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Name = n.name
+		ms = append(ms, m)
+	}
+	if got := names(evalPlot(its, named, ms)); strings.Join(got, ",") != "a,b" {
+		t.Errorf("eval plot series %q", got)
+	}
+	res, err := fit.Fit(its, fit.Options{Budget: fit.Budget{RequestsPerItem: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := names(fitPlot(res, d))
+	if len(got) < 3 || got[0] != "hazard h(t)" || got[len(got)-1] != "asks (fitted)" {
+		t.Errorf("fit plot series %q", got)
+	}
+	// A fit to a log without a density: the rates and asks only.
+	m, err := estimate.ParseModel("lognormal(median=10s, sigma=1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mr, err := fit.Optimal(m, fit.Options{Budget: fit.Budget{Price: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(fitPlot(mr, m)); len(got) < 3 || got[0] != "hazard h(t)" || got[1] != "optimal rate r(t)" {
+		t.Errorf("fit plot of a model: series %q", got)
+	}
+	var none *estimate.Dist
+	if got := names(fitPlot(res, none)); len(got) < 2 || got[0] == "hazard h(t)" {
+		t.Errorf("fit plot with a nil *estimate.Dist: series %q", got)
+	}
+	if got := names(fitPlot(res, nil)); len(got) < 2 || got[len(got)-1] != "asks (fitted)" || got[0] == "hazard h(t)" {
+		t.Errorf("fit plot without density: series %q", got)
+	}
+	fr, err := fit.Frontier(nil, its, []float64{2, 4, 8}, fit.Options{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = names(frontierPlot(fr, []plot.Point{{Name: "fitted", Cost: res.Fitted.RequestsPerItem, Wait: res.Fitted.Lag.Mean}}))
+	if len(got) < 3 || got[0] != "exact optimum" || got[len(got)-1] != "fitted" {
+		t.Errorf("frontier plot series %q", got)
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/internal/report"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&command{
+		name:    "report",
+		summary: "write a self-contained HTML report: distribution, fit, lags, frontier, metrics",
+		usage:   "pollfit report [fit flags] [--baseline NAME=SPEC]... LOG... -o report.html",
+		example: `  pollfit report --requests-per-item 8 payments.csv -o report.html
+  pollfit report --baseline now='1s until 30s, 5s' payments.csv -o report.html
+  pollfit report --asks-by 20@10m --baseline every-10s=10s batch.csv -o batch.html
+
+The report is one HTML file with the pictures inlined as SVG: the
+settle-time density and survival, the hazard with the optimal ask rate
+and the fitted schedule, the lag distribution of every schedule, the
+wait-versus-cost frontier, the batch phase when there is one, and a table
+of metrics with the command that reproduces it. It fetches nothing and
+reads on a phone. The fit flags are those of 'pollfit fit'; without a
+budget the fit spends what the first baseline spends. Every schedule is
+measured on the --holdout share of the items, which the estimates and the
+fit do not see.`,
+		flags: reportFlags,
+	})
+}
+
+func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
+	ff := addFitFlags(fs)
+	fs.BoolVar(&ff.deadlines, "deadlines", true, "add a burst of asks just after a deadline the log shows when it pays on the fitting items")
+	fs.BoolVar(&ff.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
+	title := fs.String("title", "", "title of the report (default: pollfit report: LOG...)")
+	out := fs.StringP("output", "o", "", "output HTML file (default stdout)")
+	force := fs.Bool("force", false, "overwrite an existing output file")
+	rf := addReadFlags(fs)
+	return func(e *env, args []string) error {
+		if ff.model != "" {
+			return usagef("report: --model: the report needs logs")
+		}
+		if rf.histogram {
+			return usagef("report: --histogram: the report replays items one by one; give the raw log")
+		}
+		if len(args) == 0 {
+			return usagef("report: no log given (pollfit report [fit flags] LOG... -o report.html)")
+		}
+		if *out != "" && *out != "-" && !*force {
+			if _, err := os.Lstat(*out); err == nil { // fail before the work
+				return fmt.Errorf("%s exists (use --force to overwrite it)", *out)
+			}
+		}
+		fo, err := ff.options()
+		if err != nil {
+			return err
+		}
+		countBy, err := parseDurationList(ff.countBy)
+		if err != nil {
+			return usagef("report: --count-asks-by: %v", err)
+		}
+		bs, err := parseBaselines(ff.baselines)
+		if err != nil {
+			return err
+		}
+		if !hasBudget(fo.Budget) && len(bs) == 0 {
+			return usagef("report: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match")
+		}
+		items, _, err := rf.read(e, args)
+		if err != nil {
+			return err
+		}
+		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args),
+			Fit: fo, Holdout: ff.holdout, Seed: ff.seed, AsksBy: countBy}
+		if opt.Title == "" {
+			opt.Title = "pollfit report: " + strings.Join(args, ", ")
+		}
+		for _, b := range bs {
+			opt.Baselines = append(opt.Baselines, report.Baseline{Name: b.name, Schedule: b.sched})
+		}
+		// The fit is pollfit fit's: the optimum on the smoothed density,
+		// deadline bursts, batch asks and reset on signal, as they pay.
+		var fr *fitReport
+		opt.Fitter = func(train []estimate.Item, o fit.Options) (*fit.Result, error) {
+			fr = &fitReport{in: &fitIn{train: train, smooth: ff.smooth, signals: ff.signals,
+				deadlines: ff.deadlines, batches: ff.batches}, opt: o}
+			return fr.fit(o)
+		}
+		r, err := report.Build(items, opt)
+		if err != nil {
+			return err
+		}
+		if fr != nil {
+			var b strings.Builder
+			fr.writeShapes(&b)
+			if s := strings.TrimSpace(b.String()); s != "" {
+				r.Facts = append(r.Facts, report.Fact{Label: "shapes", Value: strings.ReplaceAll(s, "\n\n", "; ")})
+			}
+		}
+		if !rf.quiet {
+			for _, w := range r.Warnings {
+				fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
+			}
+		}
+		return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return report.Write(w, r) })
+	}
+}
+
+// repCommand is the command line as a shell would take it back.
+func repCommand(args []string) string {
+	q := make([]string, len(args)+1)
+	q[0] = "pollfit"
+	for i, a := range args {
+		q[i+1] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

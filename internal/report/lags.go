@@ -1,0 +1,87 @@
+package report
+
+import (
+	"math"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/plot"
+)
+
+// ItemLags returns the lag in seconds of each item of items that
+// schedule s detects within horizon, as fit.Replay counts them: the first
+// ask at an age ≥ the answer's, age-based or wall-clock aligned. With
+// reset on signal, the client asks at the signal and restarts the
+// age-based clauses from it. It returns ok false when s has aligned asks
+// and an item has no creation time.
+func ItemLags(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) (lags []float64, ok bool) {
+	tl := s.Timeline()
+	for _, it := range items {
+		if !it.Status.Final() {
+			continue
+		}
+		t := time.Duration(math.Round(it.Age * 1e9))
+		next, found := tl.Next(t)
+		if s.ResetOnSignal && it.HasSignal() && it.Signal >= 0 {
+			next, found = afterSignal(tl, t, time.Duration(math.Round(it.Signal*1e9)))
+		}
+		for _, a := range s.Aligned {
+			if !it.HasCreated() {
+				return nil, false
+			}
+			if n, ok := a.Next(it.Created, t); ok && (!found || n < next) {
+				next, found = n, true
+			}
+		}
+		if found && next <= horizon {
+			lags = append(lags, (next - t).Seconds())
+		}
+	}
+	return lags, true
+}
+
+// afterSignal is the first age-based ask at or after age t when a signal
+// at age g makes the client ask at once and start the timeline again:
+// before g the timeline's own asks, then g itself, then g plus the
+// timeline's ages.
+func afterSignal(tl *schedule.Timeline, t, g time.Duration) (time.Duration, bool) {
+	if t <= g {
+		if a, ok := tl.Next(t); ok && a < g {
+			return a, true
+		}
+		return g, true
+	}
+	a, ok := tl.Next(t - g)
+	return g + a, ok
+}
+
+// percentileCurve is the lag distribution known only by its replayed
+// percentiles: (lag, share) pairs.
+func percentileCurve(l fit.LagStats) (x, y []float64) {
+	for _, p := range []struct{ v, q float64 }{{l.P50, 0.5}, {l.P90, 0.9}, {l.P95, 0.95}, {l.P99, 0.99}, {l.Max, 1}} {
+		if !math.IsNaN(p.v) {
+			x, y = append(x, p.v), append(y, p.q)
+		}
+	}
+	return x, y
+}
+
+// LagCurves are the lag distributions of the replayed schedules ms
+// (ms[i] replays scheds[i] on items), for plot.Lags: the ECDF of each
+// schedule's lags, or its replayed percentiles when ItemLags cannot say
+// (aligned asks on items without creation times).
+func LagCurves(ms []fit.Metrics, scheds []*schedule.Schedule, items []estimate.Item) []plot.Curve {
+	var cs []plot.Curve
+	for i, m := range ms {
+		if lags, ok := ItemLags(scheds[i], items, m.Horizon); ok {
+			x, y := plot.ECDF(lags)
+			cs = append(cs, plot.Curve{Name: m.Name, X: x, Y: y, Steps: true})
+			continue
+		}
+		x, y := percentileCurve(m.Lag)
+		cs = append(cs, plot.Curve{Name: m.Name, X: x, Y: y})
+	}
+	return cs
+}

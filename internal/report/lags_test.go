@@ -1,0 +1,95 @@
+package report
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/internal/loggen"
+)
+
+func TestItemLagsByHand(t *testing.T) {
+	s := mustParse(t, "at 0s 10s 20s")
+	nan := math.NaN()
+	its := []estimate.Item{
+		{Age: 5, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan},  // seen at 10: lag 5
+		{Age: 10, Status: estimate.Failed, Created: estimate.NoTime, Signal: nan},  // seen at 10: lag 0
+		{Age: 25, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan}, // missed
+		{Age: 3, Status: estimate.Pending, Created: estimate.NoTime, Signal: nan},  // no lag
+	}
+	lags, ok := ItemLags(s, its, 20*time.Second)
+	if !ok || !slices.Equal(lags, []float64{5, 0}) {
+		t.Errorf("lags %v %v, want [5 0]", lags, ok)
+	}
+	// A horizon before the ask at 10 s misses both.
+	if lags, _ := ItemLags(s, its, 9*time.Second); len(lags) != 0 {
+		t.Errorf("lags %v within 9s, want none", lags)
+	}
+	// A signal at 7 s restarts "at 0s 10s 20s" there: asks at 7, 17, 27.
+	// The answer at 5 s is seen at 7 s (before the restart only 0 s and
+	// the ask at the signal come by then), the one at 10 s at 17 s.
+	sig := append([]estimate.Item(nil), its...)
+	sig[0].Signal, sig[1].Signal = 7, 7
+	lags, ok = ItemLags(mustParse(t, "at 0s 10s 20s, reset on signal"), sig, 30*time.Second)
+	if !ok || !slices.Equal(lags, []float64{2, 7}) {
+		t.Errorf("lags with a signal %v %v, want [2 7]", lags, ok)
+	}
+	// Aligned asks need creation times.
+	if _, ok := ItemLags(mustParse(t, "1s, every 1m at +1s"), its, time.Minute); ok {
+		t.Error("aligned asks without creation times: ok")
+	}
+}
+
+// TestItemLagsMatchReplay checks the per-item lags against fit.Replay's
+// count and nearest-rank percentiles, computed there by another route.
+func TestItemLagsMatchReplay(t *testing.T) {
+	batch := loggen.Items(loggen.Rows(loggen.Batch, 2000, 11))
+	pay := loggen.Items(loggen.Rows(loggen.Payments, 2000, 12)) // with signals
+	for _, c := range []struct {
+		its []estimate.Item
+		src string
+	}{
+		{batch, "10s"}, {batch, "1s until 30s, 5s until 5m"}, {batch, "at 0s 7s 30s 2m"},
+		{batch, "30s, every 5m at +4s +8s until 1h"}, {batch, "every 1m at +3s, at 0s 1s"},
+		{pay, "2s until 30s, 10s, reset on signal"}, {pay, "at 1s 3s, 5s until 1m, 30s, reset on signal"},
+		{pay, "5s, every 1m at +2s, reset on signal"},
+	} {
+		its, src := c.its, c.src
+		s := mustParse(t, src)
+		m, err := fit.Replay(s, its, fit.ReplayOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lags, ok := ItemLags(s, its, m.Horizon)
+		if !ok || len(lags) != m.Detected {
+			t.Errorf("%s: %d lags, replay detected %d", src, len(lags), m.Detected)
+			continue
+		}
+		sort.Float64s(lags)
+		rank := func(p float64) float64 { return lags[max(int(math.Ceil(p*float64(len(lags)))), 1)-1] }
+		sum := 0.0
+		for _, l := range lags {
+			sum += l
+		}
+		got := fit.LagStats{Mean: sum / float64(len(lags)), P50: rank(0.5), P90: rank(0.9), P95: rank(0.95), P99: rank(0.99), Max: lags[len(lags)-1]}
+		for _, c := range []struct {
+			name string
+			a, b float64
+		}{{"mean", got.Mean, m.Lag.Mean}, {"p50", got.P50, m.Lag.P50}, {"p90", got.P90, m.Lag.P90}, {"p99", got.P99, m.Lag.P99}, {"max", got.Max, m.Lag.Max}} {
+			if math.Abs(c.a-c.b) > 1e-9*max(1, c.b) {
+				t.Errorf("%s: %s lag %g, replay %g", src, c.name, c.a, c.b)
+			}
+		}
+	}
+}
+
+func TestPercentileCurve(t *testing.T) {
+	x, y := percentileCurve(fit.LagStats{Mean: 2, P50: 1, P90: 3, P95: math.NaN(), P99: 5, Max: 9})
+	if !slices.Equal(x, []float64{1, 3, 5, 9}) || !slices.Equal(y, []float64{0.5, 0.9, 0.99, 1}) {
+		t.Errorf("curve %v %v", x, y)
+	}
+}

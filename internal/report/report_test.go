@@ -1,0 +1,371 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/loggen"
+	"golang.org/x/net/html"
+)
+
+func mustParse(t *testing.T, src string) *schedule.Schedule {
+	t.Helper()
+	s, err := schedule.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// doc is a parsed report.
+type doc struct {
+	root *html.Node
+}
+
+func render(t *testing.T, r *Report) (*doc, string) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	d, err := html.Parse(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &doc{d}, b.String()
+}
+
+func attr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+// all returns the elements under n (n included) that match.
+func all(n *html.Node, match func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && match(n) {
+			out = append(out, n)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+func tag(name string) func(*html.Node) bool {
+	return func(n *html.Node) bool { return n.Data == name }
+}
+
+func text(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+func (p *doc) byID(id string) *html.Node {
+	ns := all(p.root, func(n *html.Node) bool { v, _ := attr(n, "id"); return v == id })
+	if len(ns) != 1 {
+		return nil
+	}
+	return ns[0]
+}
+
+var pathVertex = regexp.MustCompile(`[ML]`)
+
+// checkSelfContained fails on anything that would be fetched or run.
+func checkSelfContained(t *testing.T, p *doc, raw string) {
+	t.Helper()
+	if n := all(p.root, func(n *html.Node) bool {
+		return n.Data == "script" || n.Data == "link" || n.Data == "iframe" || n.Data == "img" || n.Data == "object"
+	}); len(n) > 0 {
+		t.Errorf("report has a <%s> element", n[0].Data)
+	}
+	for _, n := range all(p.root, func(*html.Node) bool { return true }) {
+		for _, a := range n.Attr {
+			if (a.Key == "src" || a.Key == "href") && !strings.HasPrefix(a.Val, "#") {
+				t.Errorf("<%s %s=%q> refers outside the page", n.Data, a.Key, a.Val)
+			}
+			if strings.HasPrefix(a.Key, "on") {
+				t.Errorf("<%s> has an event handler %s", n.Data, a.Key)
+			}
+		}
+	}
+	for _, bad := range []string{"@import", "url(", "@font-face"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("report contains %q", bad)
+		}
+	}
+}
+
+// checkFigures checks that every figure is one inline SVG with the data
+// its data-series attribute announces, and returns the series by figure
+// section id.
+func checkFigures(t *testing.T, p *doc) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, fig := range all(p.root, tag("figure")) {
+		id, _ := attr(fig.Parent, "id")
+		svgs := all(fig, tag("svg"))
+		if len(svgs) != 1 {
+			t.Errorf("%s: %d svg elements, want 1", id, len(svgs))
+			continue
+		}
+		svg := svgs[0]
+		if _, ok := attr(svg, "viewBox"); !ok {
+			t.Errorf("%s: svg without a viewBox", id)
+		}
+		if _, ok := attr(svg, "width"); ok {
+			t.Errorf("%s: svg has a fixed width", id)
+		}
+		var verts []int
+		paths := all(svg, tag("path"))
+		for _, pa := range paths {
+			d, _ := attr(pa, "d")
+			if !strings.Contains(d, "A") {
+				verts = append(verts, len(pathVertex.FindAllString(d, -1)))
+			}
+		}
+		ds, _ := attr(fig, "data-series")
+		if ds == "" {
+			t.Errorf("%s: no data-series", id)
+			continue
+		}
+		for _, s := range strings.Split(ds, ";") {
+			f := strings.Split(s, "|")
+			if len(f) != 3 {
+				t.Fatalf("%s: bad series %q", id, s)
+			}
+			n, err := strconv.Atoi(f[2])
+			if err != nil || n <= 0 {
+				t.Errorf("%s: series %q has no points", id, s)
+			}
+			switch f[1] {
+			case "line":
+				if !slices.Contains(verts, n) {
+					t.Errorf("%s: no path with the %d vertices of series %q", id, n, f[0])
+				}
+			case "points": // a path per glyph
+				if len(paths) < n {
+					t.Errorf("%s: %d paths, fewer than the %d points of %q", id, len(paths), n, f[0])
+				}
+			}
+			out[id] = append(out[id], f[0])
+		}
+	}
+	return out
+}
+
+func items(m loggen.Model, n int, seed uint64) []estimate.Item {
+	return loggen.Items(loggen.Rows(m, n, seed))
+}
+
+func TestReportPayments(t *testing.T) {
+	its := items(loggen.Payments, 3000, 1)
+	cmd := "pollfit report payments.csv --requests 10 --holdout 0.3"
+	r, err := Build(its, Options{
+		Inputs: []string{"payments.csv"}, Command: cmd,
+		Fit:       fit.Options{Budget: fit.Budget{RequestsPerItem: 10}},
+		Baselines: []Baseline{{"current", mustParse(t, "1s until 30s, 5s")}, {"push", mustParse(t, "2s, reset on signal")}},
+		Holdout:   0.3, Seed: 2,
+		AsksBy: []time.Duration{30 * time.Second, 2 * time.Minute},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, raw := render(t, r)
+	checkSelfContained(t, p, raw)
+	for _, id := range []string{"summary", "density", "survival", "hazard", "lags", "frontier", "metrics", "reproduce"} {
+		if p.byID(id) == nil {
+			t.Errorf("no section %q", id)
+		}
+	}
+	if p.byID("phase") != nil {
+		t.Error("a phase section for a log without batches")
+	}
+	series := checkFigures(t, p)
+	for id, want := range map[string][]string{
+		"lags":     {"fitted", "optimum", "current", "push"},
+		"frontier": {"exact optimum", "fixed interval", "backoff ×2", "backoff ×2, full jitter", "fitted", "optimum", "current", "push"},
+		"survival": {"Kaplan–Meier", "smoothed", "censored (pending)"},
+	} {
+		if !slices.Equal(series[id], want) {
+			t.Errorf("%s series %q, want %q", id, series[id], want)
+		}
+	}
+	if h := series["hazard"]; len(h) < 3 || h[0] != "hazard h(t)" || h[1] != "optimal rate r(t)" || h[len(h)-1] != "asks (fitted)" {
+		t.Errorf("hazard series %q", h)
+	}
+	// The metrics table: one row per schedule, in order.
+	rows := all(p.byID("metrics"), tag("tr"))[1:]
+	var names []string
+	for _, tr := range rows {
+		names = append(names, strings.TrimSpace(text(all(tr, tag("td"))[0])))
+	}
+	if !slices.Equal(names, []string{"fitted", "optimum", "current", "push"}) {
+		t.Errorf("table rows %q", names)
+	}
+	// The fitted schedule is shown in the language and parses back to
+	// the result's schedule; the command is shown verbatim.
+	got, err := schedule.Parse(text(p.byID("schedule")))
+	if err != nil || !got.Equal(r.Result.Schedule) {
+		t.Errorf("schedule %q does not parse back: %v", text(p.byID("schedule")), err)
+	}
+	if c := text(p.byID("command")); c != cmd {
+		t.Errorf("command %q, want %q", c, cmd)
+	}
+	// The metrics are the hold-out's: 30% of 3000 ± 4σ.
+	m := r.Metrics[0]
+	if sd := math.Sqrt(3000 * 0.3 * 0.7); math.Abs(float64(m.Items)-900) > 4*sd {
+		t.Errorf("hold-out of %d items, want about 900", m.Items)
+	}
+	// "1s until 30s, 5s" asks at 0, 1, ..., 30 s (31 asks) and at 35, 40,
+	// ..., 120 s (18 more) by 2m.
+	heads := all(all(p.byID("metrics"), tag("thead"))[0], tag("th"))
+	if h := text(heads[len(heads)-1]); h != "asks by 2m" {
+		t.Errorf("last column %q, want asks by 2m", h)
+	}
+	cells := all(rows[2], tag("td"))
+	if a, b := text(cells[len(cells)-2]), text(cells[len(cells)-1]); a != "31" || b != "49" {
+		t.Errorf("current asks by 30s, 2m = %s, %s; want 31, 49", a, b)
+	}
+	if !strings.Contains(raw, "10 requests per item") {
+		t.Error("budget not shown")
+	}
+}
+
+func TestReportBatch(t *testing.T) {
+	its := items(loggen.Batch, 3000, 3)
+	r, err := Build(its, Options{
+		Fit:       fit.Options{Budget: fit.Budget{RequestsPerItem: 8}},
+		Baselines: []Baseline{{"every-10s", mustParse(t, "10s")}, {"aligned", mustParse(t, "30s, every 5m at +5s")}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, raw := render(t, r)
+	checkSelfContained(t, p, raw)
+	series := checkFigures(t, p)
+	if p.byID("phase") == nil {
+		t.Fatal("no phase section for a batch log")
+	}
+	if s := series["phase"]; len(s) != 2 || s[0] != "answers" {
+		t.Errorf("phase series %q", s)
+	}
+	if !strings.Contains(raw, `answers|bars|60`) {
+		t.Error("phase histogram without its 60 bins")
+	}
+	if !strings.Contains(raw, "batch period|rules|1") {
+		t.Error("batch period not marked on the density")
+	}
+}
+
+func TestNoBudget(t *testing.T) {
+	its := items(loggen.Deadline, 1500, 4)
+	base := mustParse(t, "2s")
+	r, err := Build(its, Options{Baselines: []Baseline{{"two", base}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm, err := fit.Replay(base, its, fit.ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Fit.Budget.RequestsPerItem; got != bm.RequestsPerItem {
+		t.Errorf("budget %g requests per item, want the baseline's %g", got, bm.RequestsPerItem)
+	}
+	if len(r.Warnings) == 0 || !strings.Contains(strings.Join(r.Warnings, " "), "no budget given") {
+		t.Errorf("warnings %q lack the borrowed budget", r.Warnings)
+	}
+	if _, err := Build(its, Options{}); err == nil {
+		t.Error("no budget, no baseline: no error")
+	}
+	if _, err := Build(its, Options{Holdout: 1, Baselines: []Baseline{{"two", base}}}); err == nil {
+		t.Error("hold-out 1: no error")
+	}
+	// One item cannot be split: it is fitted and measured on.
+	var one []estimate.Item
+	for _, it := range its {
+		if it.Status.Final() && it.Age > 1 {
+			one = append(one, it)
+			break
+		}
+	}
+	r, err = Build(one, Options{Holdout: 0.5, Seed: 1, Fit: fit.Options{Budget: fit.Budget{Price: 1}}})
+	if err != nil || r.Metrics[0].Items != 1 || !strings.Contains(strings.Join(r.Warnings, " "), "too few items to hold any out") {
+		t.Errorf("one item, hold-out 0.5: err %v, metrics on %d items, warnings %q", err, r.Metrics[0].Items, r.Warnings)
+	}
+	if _, err := Build(nil, Options{}); err == nil {
+		t.Error("no items: no error")
+	}
+}
+
+func TestSplit(t *testing.T) {
+	its := items(loggen.Payments, 2000, 5)
+	a1, b1 := split(its, 0.25, 9)
+	a2, b2 := split(its, 0.25, 9)
+	if len(a1)+len(b1) != len(its) || len(a1) != len(a2) || len(b1) != len(b2) {
+		t.Fatalf("split sizes %d+%d, again %d+%d, of %d", len(a1), len(b1), len(a2), len(b2), len(its))
+	}
+	if sd := math.Sqrt(2000 * 0.25 * 0.75); math.Abs(float64(len(b1))-500) > 4*sd {
+		t.Errorf("held out %d, want about 500", len(b1))
+	}
+	if a, b := split(its, 0, 9); len(a) != len(its) || len(b) != len(its) {
+		t.Error("no hold-out: train and test are not all items")
+	}
+}
+
+func TestShort(t *testing.T) {
+	if s := short("1s until 30s, 5s", 160); s != "" {
+		t.Errorf("short of a short schedule = %q", s)
+	}
+	long := "at" + strings.Repeat(" 1.234s", 40)
+	s := short(long, 60)
+	if !strings.HasSuffix(s, "… (40 asks)") || len(s) > 80 {
+		t.Errorf("short = %q", s)
+	}
+}
+
+// BenchmarkReport builds and writes the report of a 10 000-item payments
+// log with one baseline and a 30% hold-out.
+func BenchmarkReport(b *testing.B) {
+	its := items(loggen.Payments, 10000, 1)
+	base, _ := schedule.Parse("1s until 30s, 5s")
+	for range b.N {
+		r, err := Build(its, Options{Fit: fit.Options{Budget: fit.Budget{RequestsPerItem: 10}},
+			Baselines: []Baseline{{"now", base}}, Holdout: 0.3, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, r); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(buf.Len()), "bytes")
+	}
+}
