@@ -107,7 +107,11 @@ func Fit(items []estimate.Item, opt Options) (*Result, error) {
 	}
 	end := p.opt.Horizon.Seconds()
 	if end <= 0 {
-		end = LargestFinalAge(items).Seconds()
+		// A schedule that never stops keeps asking a stuck item until
+		// it is last seen: cost it up to the largest age of any item,
+		// pending ones included, or a fast tail after the last answer
+		// would look free.
+		end = largestAge(items).Seconds()
 		p.forever = true
 	}
 	p.setEnd(end)
@@ -220,4 +224,13 @@ func (p *problem) optimise(run func(m float64) trial) (trial, error) {
 		err = errors.New("no schedule fits the budget")
 	}
 	return t, err
+}
+
+// largestAge is the largest age of any item, final or pending.
+func largestAge(items []estimate.Item) time.Duration {
+	var m time.Duration
+	for _, it := range items {
+		m = max(m, nanos(it.Age))
+	}
+	return m
 }

@@ -106,6 +106,9 @@ func newSegmentsFrom(l law, first, horizon time.Duration, forever bool, ds, bs [
 	}
 	f := first.Seconds()
 	w := &walker{l: l, total: l.total(), cache: map[time.Duration]pt{}, index: index, horizon: horizon, countTo: countTo, spend: spend, minGap: minGap, maxGap: maxGap}
+	if il, ok := l.(*itemLaw); ok && forever {
+		w.stuck = 1 / il.n
+	}
 	p0 := w.at(first)
 	sg.first = sums{lag: firstPt(Mean, p0), lag2: firstPt(RMS, p0), requests: w.total + p0.pend, detected: p0.f}
 	if f <= countTo {
@@ -136,6 +139,13 @@ type walker struct {
 	spend   float64
 	minGap  time.Duration
 	maxGap  time.Duration
+	// stuck is the share of items assumed to stay pending past the
+	// horizon, asked by a forever clause for one more horizon's length,
+	// or an hour if that is longer (1/n on a log of n items: one more
+	// stuck item than was seen). A log says nothing of the asks after
+	// its last age, so without it a forever clause with a tiny interval
+	// would look free.
+	stuck float64
 }
 
 func (w *walker) at(a time.Duration) pt {
@@ -205,7 +215,7 @@ func (w *walker) walk(sg *segments, i int, d time.Duration) {
 				nx := w.at(seen)
 				acc.lag += lagPt(Mean, v, nx)
 				acc.lag2 += lagPt(RMS, v, nx)
-				acc.requests += askPt(w.total, v, nx)
+				acc.requests += askPt(w.total, v, nx) + w.stuck*float64(max(w.horizon, time.Hour)/d)
 				acc.detected = nx.f
 				if nx.t <= w.countTo {
 					count++

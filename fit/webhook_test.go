@@ -7,6 +7,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/loggen"
 )
 
 // Webhook retries (the hanzo-webhooks paper's section 5): the settle time
@@ -82,5 +83,22 @@ func TestOddHorizon(t *testing.T) {
 		if !ok || last != h {
 			t.Errorf("%+v: %s ends at %v, %v; want the horizon %v", b, res.Schedule, last, ok, h)
 		}
+	}
+}
+
+// On a log where every answer comes within a minute, the log says nothing
+// of what a forever clause costs after that. Fit assumes one more stuck
+// item than it saw, asked for an hour, so the tail does not ask every few
+// milliseconds (before that assumption it fitted "10ms" forever: 360,000
+// asks an hour for a stuck item).
+func TestForeverTailIsNotFree(t *testing.T) {
+	items := loggen.Items(loggen.Rows(loggen.Deadline, 4000, 5))
+	res, err := Fit(items, Options{Budget: Budget{RequestsPerItem: 8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := res.Schedule.Clauses
+	if last := cs[len(cs)-1]; !last.Forever || last.Every < time.Second {
+		t.Errorf("fitted %s: want a forever tail of at least 1s", res.Schedule)
 	}
 }
