@@ -107,15 +107,7 @@ func offsetCandidates(items []estimate.Item, period time.Duration, arc float64) 
 		return min((x+step-1)/step*step, period-step)
 	}
 	var out [][]time.Duration
-	add := func(o ...time.Duration) {
-		o = slices.Compact(o)
-		for _, x := range out {
-			if slices.Equal(x, o) {
-				return
-			}
-		}
-		out = append(out, o)
-	}
+	add := func(c ...time.Duration) { out = addCandidate(out, c) }
 	add(q(0.9))
 	add(q(0.99))
 	add(q(0.5), q(0.95))

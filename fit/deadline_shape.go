@@ -105,15 +105,7 @@ func burstCandidates(items []estimate.Item, lo, hi float64) [][]time.Duration {
 		return time.Duration(math.Ceil(a*100-1e-9)) * 10 * time.Millisecond
 	}
 	var out [][]time.Duration
-	add := func(b ...time.Duration) {
-		b = slices.Compact(b)
-		for _, o := range out {
-			if slices.Equal(o, b) {
-				return
-			}
-		}
-		out = append(out, b)
-	}
+	add := func(c ...time.Duration) { out = addCandidate(out, c) }
 	add(q(1))
 	add(q(0.5), q(1))
 	add(q(0.9))

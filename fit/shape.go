@@ -2,6 +2,7 @@ package fit
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -194,3 +195,15 @@ func (sh *shaper) budgetLess(share float64) (Options, bool) {
 
 // forever reports whether the plain schedule never stops.
 func (sh *shaper) forever() bool { return !sh.res.Schedule.Stops() }
+
+// addCandidate appends the asks c (duplicates removed) to the candidate
+// bursts or offsets in out, unless out has them already.
+func addCandidate(out [][]time.Duration, c []time.Duration) [][]time.Duration {
+	c = slices.Compact(c)
+	for _, o := range out {
+		if slices.Equal(o, c) {
+			return out
+		}
+	}
+	return append(out, c)
+}

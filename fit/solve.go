@@ -85,17 +85,7 @@ func (p *problem) exact() (Solution, error) {
 	}
 	var t trial
 	for round := 0; round < 4; round++ {
-		g := newGrid(p.l, p.opt.Objective, cands, p.minGap, p.maxGap, p.countTo)
-		run := func(m float64) trial {
-			lambda, mu := p.mults(m)
-			path := g.solve(lambda, mu)
-			if path == nil {
-				return trial{mult: m}
-			}
-			asks := g.ages(path)
-			s := evaluate(p.l, asks)
-			return trial{mult: m, ok: true, spent: p.spent(s, countTo(asks, p.countTo)), objective: s.objective(p.opt.Objective), sol: asks}
-		}
+		run := p.gridTrials(newGrid(p.l, p.opt.Objective, cands, p.minGap, p.maxGap, p.countTo))
 		var err error
 		if t, err = p.optimise(run); err != nil {
 			return Solution{}, err
@@ -154,17 +144,7 @@ func (p *problem) niceAt() *schedule.Schedule {
 	}
 	slices.Sort(cands)
 	cands = slices.Compact(cands)
-	g := newGrid(p.l, p.opt.Objective, cands, p.minGap, p.maxGap, p.countTo)
-	run := func(m float64) trial {
-		lambda, mu := p.mults(m)
-		path := g.solve(lambda, mu)
-		if path == nil {
-			return trial{mult: m}
-		}
-		asks := g.ages(path)
-		s := evaluate(p.l, asks)
-		return trial{mult: m, ok: true, spent: p.spent(s, countTo(asks, p.countTo)), objective: s.objective(p.opt.Objective), sol: asks}
-	}
+	run := p.gridTrials(newGrid(p.l, p.opt.Objective, cands, p.minGap, p.maxGap, p.countTo))
 	t, err := p.optimise(run)
 	if err != nil {
 		return nil
@@ -271,4 +251,19 @@ func (p *problem) continuous() (Solution, error) {
 	}
 	asks := t.sol.([]float64)
 	return Solution{Asks: asks, Prediction: predict(p.l, asks)}, nil
+}
+
+// gridTrials solves the shortest-path programme on g at a search
+// multiplier and costs the asks it finds.
+func (p *problem) gridTrials(g *grid) func(m float64) trial {
+	return func(m float64) trial {
+		lambda, mu := p.mults(m)
+		path := g.solve(lambda, mu)
+		if path == nil {
+			return trial{mult: m}
+		}
+		asks := g.ages(path)
+		s := evaluate(p.l, asks)
+		return trial{mult: m, ok: true, spent: p.spent(s, countTo(asks, p.countTo)), objective: s.objective(p.opt.Objective), sol: asks}
+	}
 }
