@@ -191,6 +191,10 @@ func expandPaths(paths []string) ([]string, error) {
 func expandPath(p string) ([]string, error) {
 	info, err := os.Stat(p)
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: %v", p, pe.Err) // not "stat p: ..."
+		}
 		return nil, err
 	}
 	if !info.IsDir() {
