@@ -49,7 +49,8 @@ type segEdge struct {
 const maxSegmentAsks = 5000
 
 // niceSets gives the values people write: intervals of 1, 2, 5, 10, 15
-// and 30 ms, s or min (plus 100, 200 and 500 ms and whole hours), and
+// and 30 ms, s or min (plus 100, 200 and 500 ms, hours, and 1, 2, 7 and
+// 30 days), and
 // boundaries from a slightly wider set (3m, 45s and 1.5h read well as
 // "until" ages). any widens both for --nice=false.
 func niceSets(any bool) (intervals, boundaries []time.Duration) {
@@ -68,7 +69,7 @@ func niceSets(any bool) (intervals, boundaries []time.Duration) {
 			boundaries = append(boundaries, time.Duration(x*float64(u)))
 		}
 	}
-	intervals = append(intervals, 100*ms, 200*ms, 500*ms, h, 2*h, 3*h, 6*h, 12*h, 24*h)
+	intervals = append(intervals, 100*ms, 200*ms, 500*ms, h, 2*h, 3*h, 6*h, 12*h, 24*h, 48*h, 7*24*h, 30*24*h)
 	for _, x := range []float64{1, 1.5, 2, 3, 4, 6, 8, 12, 18, 24, 36, 48, 60, 72} {
 		boundaries = append(boundaries, time.Duration(x*float64(h)))
 	}

@@ -223,7 +223,8 @@ func (p *problem) quantised() (*schedule.Schedule, float64, error) {
 	} else {
 		path = sg.solveWithin(p.opt.Objective, p.opt.Segments, p.opt.Budget.limit(), p.kind == byAsks, 1000)
 		if path == nil {
-			return nil, 0, errors.New("quantised schedule: no schedule of nice intervals fits the budget")
+			return nil, 0, fmt.Errorf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times): raise the budget or --segments, set a shorter --horizon, or try --nice=false",
+				p.opt.Segments, schedule.FormatDuration(p.horizon), maxSegmentAsks)
 		}
 	}
 	s := sg.schedule(path)
