@@ -26,7 +26,12 @@ const (
 )
 
 // readParquet reads a Parquet log row group by row group, decoding only
-// the needed columns straight from their pages into items.
+// the needed columns straight from their pages into items. Each needed
+// column has a colSource recycling its page reader and buffers, and the
+// usual encodings are decoded by pageCol rather than arrow's column
+// readers: int64 values are copied out of PLAIN pages, and a
+// dictionary-encoded status stays as indices, its few dictionary
+// entries looked up once per batch (dictCodes).
 func (r *reader) readParquet(name string, f *os.File) (err error) {
 	defer func() {
 		if p := recover(); p != nil { // arrow panics on some corrupt files
@@ -58,6 +63,9 @@ func (r *reader) readParquet(name string, f *os.File) (err error) {
 	if err != nil {
 		return err
 	}
+	for _, p := range cols {
+		p.own = &colSource{f: f, size: info.Size(), writer: pf.WriterVersion()}
+	}
 	return r.parquetGroups(pf, cols, r.newConv(l), info.Size())
 }
 
@@ -79,6 +87,8 @@ type pqCol struct {
 	local            bool  // a timestamp not adjusted to UTC: wall-clock time
 	maxDef           int16
 	rdr              file.ColumnChunkReader
+	pages            *pageCol   // decodes the pages instead of rdr
+	own              *colSource // reusable page reader and buffers
 	defs             []int16
 	i64              []int64
 	i32              []int32
@@ -87,6 +97,10 @@ type pqCol struct {
 	ba               []parquet.ByteArray
 	bl               []bool
 	i96              []parquet.Int96
+	idx              []int32             // dictionary indices of ba while lazy
+	dict             []parquet.ByteArray // their dictionary
+	lazy             bool                // ba not filled yet: see materialize
+	arena            []byte              // the bytes of PLAIN byte arrays
 	pos, cur         int
 	err              error // a decoding error, in groupByColumns
 }
@@ -151,6 +165,9 @@ func tsUnitNS(u schema.TimeUnitType) int64 {
 
 // read decodes the next n rows of the column.
 func (p *pqCol) read(n int64) error {
+	if p.pages != nil {
+		return p.pages.read(p, int(n))
+	}
 	if cap(p.defs) < int(n) {
 		p.defs = make([]int16, n)
 	}

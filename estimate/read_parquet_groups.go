@@ -2,10 +2,12 @@ package estimate
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 
 	"github.com/apache/arrow/go/v17/parquet/file"
+	"github.com/apache/arrow/go/v17/parquet/metadata"
 )
 
 // parquetGroups decodes the row groups of pf and merges their batches in
@@ -95,8 +97,9 @@ func cloneCols(cols []*pqCol) []*pqCol {
 	out := make([]*pqCol, len(cols))
 	for i, p := range cols {
 		q := *p // the column's description, without its reader and buffers
-		q.rdr, q.err, q.pos, q.cur = nil, nil, 0, 0
+		q.rdr, q.pages, q.own, q.err, q.pos, q.cur = nil, nil, nil, nil, 0, 0
 		q.defs, q.i64, q.i32, q.f64, q.f32, q.ba, q.bl, q.i96 = nil, nil, nil, nil, nil, nil, nil, nil
+		q.idx, q.dict, q.lazy, q.arena = nil, nil, false, nil
 		out[i] = &q
 	}
 	return out
@@ -125,7 +128,7 @@ func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int
 	rg := pf.RowGroup(g)
 	for _, p := range cols {
 		var err error
-		if p.rdr, err = rg.Column(p.index); err != nil {
+		if p.rdr, p.pages, err = openColumn(rg, g, p); err != nil {
 			fail(fmt.Errorf("%s: row group %d: column %s: %v", c.l.file, g, c.l.name(p.col), err))
 			return
 		}
@@ -147,5 +150,168 @@ func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int
 		}
 		left -= n
 		rowBase += n
+	}
+}
+
+// colSource reads the chunks of one column, row group after row group,
+// through one page reader and reused buffers. A chunk's pages are valid
+// until the next chunk is opened: the column is decoded by one goroutine
+// at a time, done with a page when it asks for the next.
+type colSource struct {
+	f      io.ReaderAt
+	size   int64
+	writer *metadata.AppVersion
+	pool   pagePool
+	stream chunkStream
+	pr     file.PageReader
+}
+
+// pages returns a page reader of column col of rg, or nil, nil when the
+// chunk is not one colSource reads (an old writer, encrypted).
+// A nil colSource returns nil too.
+func (s *colSource) pages(rg *file.RowGroupReader, col int) (file.PageReader, error) {
+	if s == nil {
+		return nil, nil
+	}
+	cc, err := rg.MetaData().ColumnChunk(col)
+	if err != nil || cc.CryptoMetadata() != nil ||
+		s.writer == nil || s.writer.LessThan(metadata.Parquet816FixedVersion) {
+		return nil, nil
+	}
+	start, n := cc.DataPageOffset(), cc.TotalCompressedSize()
+	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && start > cc.DictionaryPageOffset() {
+		start = cc.DictionaryPageOffset()
+	}
+	if start < 0 || n < 0 || start > s.size-n {
+		return nil, nil
+	}
+	s.stream.reset(s.f, start, n)
+	if s.pr == nil {
+		s.pr, err = file.NewPageReader(&s.stream, cc.NumValues(), cc.Compression(), &s.pool, nil)
+		return s.pr, err
+	}
+	s.pr.Reset(&s.stream, cc.NumValues(), cc.Compression(), nil)
+	return s.pr, s.pr.Err()
+}
+
+// chunkStream is a parquet.BufferedReader of a column chunk through a
+// reused buffer.
+type chunkStream struct {
+	f        io.ReaderAt
+	off, end int64  // the next unbuffered byte, the end of the chunk
+	buf      []byte // the buffer
+	b        []byte // its unread bytes
+}
+
+func (s *chunkStream) reset(f io.ReaderAt, off, n int64) {
+	s.f, s.off, s.end, s.b = f, off, off+n, nil
+	if size := int(min(n, 1<<20)); len(s.buf) < size {
+		s.buf = make([]byte, size)
+	}
+}
+
+// fill reads more of the chunk after the unread bytes, growing the
+// buffer to hold at least n.
+func (s *chunkStream) fill(n int) error {
+	if n > len(s.buf) {
+		s.buf = append(make([]byte, 0, n), s.b...)[:n]
+		s.b = s.buf[:len(s.b)]
+	}
+	m := copy(s.buf, s.b)
+	want := int(min(int64(len(s.buf)-m), s.end-s.off))
+	k, err := s.f.ReadAt(s.buf[m:m+want], s.off)
+	s.off += int64(k)
+	s.b = s.buf[:m+k]
+	if k < want {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	return nil
+}
+
+func (s *chunkStream) Peek(n int) ([]byte, error) {
+	if len(s.b) < n && s.off < s.end {
+		if err := s.fill(n); err != nil {
+			return nil, err
+		}
+	}
+	if n > len(s.b) {
+		return s.b, io.EOF
+	}
+	return s.b[:n], nil
+}
+
+func (s *chunkStream) Discard(n int) (int, error) {
+	k := min(n, len(s.b))
+	s.b = s.b[k:]
+	skip := min(int64(n-k), s.end-s.off)
+	s.off += skip
+	if k+int(skip) < n {
+		return k + int(skip), io.EOF
+	}
+	return n, nil
+}
+
+func (s *chunkStream) Read(p []byte) (int, error) {
+	if len(s.b) == 0 {
+		if s.off >= s.end {
+			return 0, io.EOF
+		}
+		if len(p) >= len(s.buf) { // read straight into p
+			want := int(min(int64(len(p)), s.end-s.off))
+			k, err := s.f.ReadAt(p[:want], s.off)
+			s.off += int64(k)
+			if k < want {
+				if err == nil || err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return k, err
+			}
+			return k, nil
+		}
+		if err := s.fill(0); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, s.b)
+	s.b = s.b[n:]
+	return n, nil
+}
+
+// pagePool is a memory.Allocator recycling freed buffers.
+type pagePool struct {
+	mu   sync.Mutex
+	free [][]byte
+}
+
+func (a *pagePool) Allocate(size int) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i, b := range a.free {
+		if cap(b) >= size {
+			a.free = append(a.free[:i], a.free[i+1:]...)
+			return b[:size]
+		}
+	}
+	return make([]byte, size)
+}
+
+func (a *pagePool) Reallocate(size int, b []byte) []byte {
+	if cap(b) >= size {
+		return b[:size]
+	}
+	nb := a.Allocate(size)
+	copy(nb, b)
+	a.Free(b)
+	return nb
+}
+
+func (a *pagePool) Free(b []byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.free) < 4 {
+		a.free = append(a.free, b)
 	}
 }

@@ -15,6 +15,9 @@ func (c *rowConv) parquetRows(cols []*pqCol, n int, rowBase int64, b *batch) {
 	if c.fastRows(cols, n, b) {
 		return
 	}
+	for _, p := range cols {
+		p.materialize(len(p.idx))
+	}
 	var sc statusCache
 	var buf [24]byte
 	epochCreated := false

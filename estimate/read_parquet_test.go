@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/compress"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
 
@@ -304,5 +306,145 @@ func TestReadParquetTypes(t *testing.T) {
 	}
 	if len(items) != 3 || items[0].Age != 1.5 || items[1].Status != Pending || items[1].Age != 4 || items[2].Status != Settled {
 		t.Errorf("durations: %+v", items)
+	}
+}
+
+// TestReadParquetPages: logs written with other page layouts — data
+// pages v2, no dictionaries, dictionaries falling back to PLAIN pages
+// mid-chunk, tiny pages, other codecs — read to the items worked out
+// from the rows, batches straddling pages and row groups.
+func TestReadParquetPages(t *testing.T) {
+	defer func(n int64) { parquetBatch = n }(parquetBatch)
+	parquetBatch = 250
+	rows := readLogRows(3000, 5)
+	for i := range rows {
+		rows[i].Signal = time.Time{}
+	}
+	final, pending := readWantItems(rows)
+	want := append(final, pending...)
+	mem := memory.DefaultAllocator
+	us := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	cb, sb := array.NewTimestampBuilder(mem, us), array.NewTimestampBuilder(mem, us)
+	stb := array.NewStringBuilder(mem)
+	for _, r := range rows {
+		cb.Append(arrow.Timestamp(r.Created.UnixMicro()))
+		if r.Settled.IsZero() {
+			sb.AppendNull()
+		} else {
+			sb.Append(arrow.Timestamp(r.Settled.UnixMicro()))
+		}
+		if r.Status == "" {
+			stb.AppendNull()
+		} else {
+			stb.Append(r.Status)
+		}
+	}
+	fields := []arrow.Field{{Name: "created_at", Type: us},
+		{Name: "settled_at", Type: us, Nullable: true}, {Name: "status", Type: arrow.BinaryTypes.String, Nullable: true}}
+	cols := []arrow.Array{cb.NewArray(), sb.NewArray(), stb.NewArray()}
+	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(len(rows)))
+	tbl := array.NewTableFromRecords(rec.Schema(), []arrow.Record{rec})
+	for name, opts := range map[string][]parquet.WriterProperty{
+		"v2 dict snappy": {parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithCompression(compress.Codecs.Snappy)},
+		"v1 plain":       {parquet.WithDictionaryDefault(false), parquet.WithDataPageSize(1 << 10)},
+		"v2 plain gzip":  {parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithDictionaryDefault(false), parquet.WithCompression(compress.Codecs.Gzip)},
+		"dict fallback":  {parquet.WithDictionaryPageSizeLimit(20), parquet.WithDataPageSize(512), parquet.WithBatchSize(64)},
+		"v2 fallback":    {parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithDictionaryPageSizeLimit(300), parquet.WithDataPageSize(700), parquet.WithBatchSize(100)},
+	} {
+		p := filepath.Join(t.TempDir(), "log.parquet")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := parquet.NewWriterProperties(opts...)
+		if err := pqarrow.WriteTable(tbl, f, 1100, props, pqarrow.DefaultWriterProps()); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		got, st, err := Read([]string{p}, ReadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		readSameItems(t, name, got, want)
+		if st.Rows != int64(len(rows)) || st.Final != int64(len(final)) || st.Pending != int64(len(pending)) {
+			t.Errorf("%s: stats %+v", name, st)
+		}
+	}
+}
+
+// TestReadParquetDamagedPages: logs with random bytes damaged read to an
+// error or to items, never a panic or a hang.
+func TestReadParquetDamagedPages(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteParquet(&b, readLogRows(500, 6)); err != nil {
+		t.Fatal(err)
+	}
+	valid := b.Bytes()
+	rng := rand.New(rand.NewPCG(6, 1))
+	p := filepath.Join(t.TempDir(), "d.parquet")
+	for range 300 {
+		data := bytes.Clone(valid)
+		for range 1 + rng.IntN(4) {
+			data[4+rng.IntN(len(data)-200)] ^= byte(1 + rng.IntN(255)) // pages, not the footer
+		}
+		os.WriteFile(p, data, 0o644)
+		readWatchdog(t, func() { Read([]string{p}, ReadOptions{}) })
+	}
+}
+
+// TestHybrid decodes RLE / bit-packed hybrid runs written by a plain
+// encoder following the Parquet spec, at every bit width, in chunks of
+// random sizes.
+func TestHybrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 2))
+	for bw := 0; bw <= 32; bw++ {
+		var data []byte
+		var want []int32
+		for range 40 {
+			v := func() uint32 { return uint32(rng.Uint64() & (1<<bw - 1)) }
+			if rng.IntN(2) == 0 { // an RLE run: uvarint(n<<1), the value in ceil(bw/8) bytes
+				n, x := 1+rng.IntN(30), v()
+				data = binary.AppendUvarint(data, uint64(n)<<1)
+				for i := range (bw + 7) / 8 {
+					data = append(data, byte(x>>(8*i)))
+				}
+				for range n {
+					want = append(want, int32(x))
+				}
+				continue
+			}
+			groups := 1 + rng.IntN(5) // bit-packed: uvarint(groups<<1|1), values LSB first
+			data = binary.AppendUvarint(data, uint64(groups)<<1|1)
+			bitsOut := make([]byte, groups*bw)
+			for i := range groups * 8 {
+				x := v()
+				for b := range bw {
+					if x>>b&1 == 1 {
+						pos := i*bw + b
+						bitsOut[pos/8] |= 1 << (pos % 8)
+					}
+				}
+				want = append(want, int32(x))
+			}
+			data = append(data, bitsOut...)
+		}
+		var h hybrid
+		h.init(data, bw)
+		got := make([]int32, len(want))
+		for i := 0; i < len(got); {
+			n := min(len(got)-i, 1+rng.IntN(20))
+			if k := hybridFill(&h, got[i:i+n]); k != n {
+				t.Fatalf("width %d: %d of %d values at %d", bw, k, n, i)
+			}
+			i += n
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("width %d: value %d = %d, want %d", bw, i, got[i], want[i])
+			}
+		}
+		if k := hybridFill(&h, got[:1]); k != 0 {
+			t.Errorf("width %d: a value past the end", bw)
+		}
 	}
 }
