@@ -120,6 +120,9 @@ func (f *family) at(b float64, seed uint64, exact bool) (Prediction, float64) {
 // fixedAsks asks every x seconds from the first ask to the horizon.
 func (p *problem) fixedAsks(x float64) []float64 {
 	n := int(math.Floor((p.end-p.first)/x+1e-9)) + 1
+	if p.forever && p.first+float64(n-1)*x < p.end {
+		n++ // it never stops: the next ask sees the last answers
+	}
 	if n > 1_000_000 {
 		n = 1_000_000
 	}
@@ -146,6 +149,9 @@ func (p *problem) backoffAsks(x float64, r *rand.Rand) []float64 {
 		}
 		g = math.Max(g, math.Max(p.minGap, 1e-9))
 		if a+g > p.end {
+			if p.forever && a < p.end {
+				asks = append(asks, a+g) // the next ask sees the last answers
+			}
 			break
 		}
 		a += g

@@ -67,7 +67,7 @@ func Frontier(d Distribution, items []estimate.Item, budgets []float64, opt Opti
 		return nil, errors.New("frontier: no items")
 	default:
 		if end <= 0 {
-			end = LargestFinalAge(items).Seconds()
+			end = largestAge(items).Seconds() // as Fit does
 			p.forever = true
 		}
 		p.setEnd(end)
@@ -150,6 +150,9 @@ func (h hull) at(p *problem, b float64) (Prediction, string) {
 		asks, err := s.Timeline().Asks(p.horizon)
 		if err != nil {
 			continue
+		}
+		if next, ok := s.Timeline().Next(p.horizon); ok && p.forever && next > asks[len(asks)-1] {
+			asks = append(asks, next) // it never stops: the next ask sees the last answers
 		}
 		sec := seconds(asks)
 		if o := evaluate(p.l, sec).objective(p.opt.Objective); o < bestLag {
