@@ -67,7 +67,9 @@ func Frontier(d Distribution, items []estimate.Item, budgets []float64, opt Opti
 		return nil, errors.New("frontier: no items")
 	default:
 		if end <= 0 {
-			end = largestAge(items).Seconds() // as Fit does
+			// Measured as Replay measures a schedule that never stops:
+			// to its first ask after the last answer.
+			end = LargestFinalAge(items).Seconds()
 			p.forever = true
 		}
 		p.setEnd(end)
