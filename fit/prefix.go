@@ -101,16 +101,11 @@ func (sg *segments) addPrefix(w *walker, at []time.Duration, to int) {
 			return
 		}
 		v := w.at(a)
-		acc.lag += lagPt(Mean, p, v)
-		acc.lag2 += lagPt(RMS, p, v)
-		acc.requests += askPt(w.total, p, v)
-		if v.t <= w.countTo {
-			count++
-		}
+		count += w.ask(&acc, p, v)
 		asks++
 		p, prev = v, a
 	}
-	if w.spend > 0 && (acc.requests > w.spend && w.countTo < 0 || count > w.spend) {
+	if w.overspent(acc, count) {
 		return
 	}
 	acc.detected = p.f

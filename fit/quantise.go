@@ -149,6 +149,24 @@ type walker struct {
 	stuck float64
 }
 
+// ask adds to acc the lag and requests of an ask at v after one at p,
+// and returns 1 if the ask counts towards an asks-by budget, else 0.
+func (w *walker) ask(acc *sums, p, v pt) float64 {
+	acc.lag += lagPt(Mean, p, v)
+	acc.lag2 += lagPt(RMS, p, v)
+	acc.requests += askPt(w.total, p, v)
+	if v.t <= w.countTo {
+		return 1
+	}
+	return 0
+}
+
+// overspent reports whether a clause alone spends more than the walk's
+// limit (requests per item, or asks by countTo for an asks-by budget).
+func (w *walker) overspent(acc sums, count float64) bool {
+	return w.spend > 0 && (acc.requests > w.spend && w.countTo < 0 || count > w.spend)
+}
+
 func (w *walker) at(a time.Duration) pt {
 	v, ok := w.cache[a]
 	if !ok {
@@ -183,15 +201,10 @@ func (w *walker) walk(sg *segments, i int, d time.Duration) {
 			break
 		}
 		v := w.at(a)
-		acc.lag += lagPt(Mean, p, v)
-		acc.lag2 += lagPt(RMS, p, v)
-		acc.requests += askPt(w.total, p, v)
-		if v.t <= w.countTo {
-			count++
-		}
+		count += w.ask(&acc, p, v)
 		asks++
 		p = v
-		if w.spend > 0 && (acc.requests > w.spend && w.countTo < 0 || count > w.spend) {
+		if w.overspent(acc, count) {
 			return
 		}
 		if k, ok := w.index[a]; ok && k < end {
@@ -214,13 +227,9 @@ func (w *walker) walk(sg *segments, i int, d time.Duration) {
 					seen = w.horizon
 				}
 				nx := w.at(seen)
-				acc.lag += lagPt(Mean, v, nx)
-				acc.lag2 += lagPt(RMS, v, nx)
-				acc.requests += askPt(w.total, v, nx) + w.stuck*float64(max(w.horizon, time.Hour)/d)
+				count += w.ask(&acc, v, nx)
+				acc.requests += w.stuck * float64(max(w.horizon, time.Hour)/d)
 				acc.detected = nx.f
-				if nx.t <= w.countTo {
-					count++
-				}
 				asks++
 			default:
 				return
