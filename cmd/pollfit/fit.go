@@ -64,7 +64,7 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.StringVar(&v.asksBy, "asks-by", "", "budget: at most N asks by age T to an item that never settles, as N@T (e.g. 40@15m)")
 	fs.Float64Var(&v.price, "price", 0, "budget: minimise mean lag + P seconds × requests per item")
 	fs.IntVar(&v.maxAttempts, "max-attempts", 0, "budget: at most N asks in all, the last at --horizon")
-	fs.StringVar(&v.horizon, "horizon", "", "age of the last ask (default: a log's largest final age; a model's 1 − 1e-9 quantile)")
+	fs.StringVar(&v.horizon, "horizon", "", "age of the last ask (default: on a log none, the schedule never stops and is costed to the largest age seen; on a model its 1 − 1e-9 quantile)")
 	fs.StringVar(&v.firstAsk, "first-ask", "0", "age of the first ask")
 	fs.StringVar(&v.minIval, "min-interval", "", "shortest gap between asks")
 	fs.StringVar(&v.maxIval, "max-interval", "", "longest gap between asks")
