@@ -17,9 +17,11 @@ type Options struct {
 	Objective Objective // Mean (default) or RMS
 	// Horizon is the age of the last ask: answers after it are missed and
 	// an item that never settles costs the asks up to it. Zero: for a log
-	// the largest final age (and the schedule never stops), for a model
-	// the age by which all but 1e-9 of the answers have come (a model
-	// with mass that never settles then needs a horizon or AsksBy).
+	// the schedule never stops and is costed up to the largest age of any
+	// item, pending ones included, as if one more item than was seen
+	// stayed stuck for an hour past it; for a model the age by which all
+	// but 1e-9 of the answers have come (a model with mass that never
+	// settles then needs a horizon or AsksBy).
 	Horizon time.Duration
 	// FirstAsk is the age of the first ask (default 0: ask at once).
 	FirstAsk time.Duration
