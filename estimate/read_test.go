@@ -1,7 +1,6 @@
 package estimate
 
 import (
-	"encoding/csv"
 	"errors"
 	"math"
 	"os"
@@ -135,15 +134,7 @@ func TestReadSenators(t *testing.T) {
 	if st.Rows != 933 || st.Items != 933 || st.Final != 834 || st.Pending != 99 || !st.HasCreated {
 		t.Fatalf("stats %+v, want 933 rows, 834 final, 99 pending", st)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, path)
 	const layout = "2006-01-02 15:04:05.999999"
 	for i, rec := range recs[1:] {
 		c, err1 := time.Parse(layout, rec[5])

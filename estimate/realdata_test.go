@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// readTwoCols reads two numeric columns of a CSV test file.
-func readTwoCols(t *testing.T, path, a, b string) (x, y []float64) {
+// readRecords reads a whole CSV test file with encoding/csv, a reader
+// independent of pollfit's own.
+func readRecords(t *testing.T, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -20,6 +21,13 @@ func readTwoCols(t *testing.T, path, a, b string) (x, y []float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return recs
+}
+
+// readTwoCols reads two numeric columns of a CSV test file.
+func readTwoCols(t *testing.T, path, a, b string) (x, y []float64) {
+	t.Helper()
+	recs := readRecords(t, path)
 	ia, ib := -1, -1
 	for i, h := range recs[0] {
 		switch h {
