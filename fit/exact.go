@@ -29,6 +29,10 @@ type grid struct {
 	// tieBreak is a tiny cost per ask (1e-9 × the horizon): where asks
 	// cost nothing, as after every answer in a log has come, fewer win.
 	tieBreak float64
+	// freeStart makes t[0] a start that is not an ask, with nothing
+	// answered by it, so the first ask may be at any candidate (see
+	// newFreeGrid).
+	freeStart bool
 }
 
 func newGrid(l law, obj Objective, t []float64, minGap, maxGap, countTo float64) *grid {
@@ -76,6 +80,9 @@ func (g *grid) solveScan(lambda, mu float64, monotone bool) []int {
 	}
 	if t0 <= g.countTo {
 		v[0] += mu
+	}
+	if g.freeStart {
+		v[0] = 0
 	}
 	lo := 0
 	for b := 1; b < n; b++ {

@@ -85,8 +85,17 @@ func (f *family) curve(seed uint64) {
 // parameter that gives it: the best of the grid and, unless exact is
 // off (jittered families), of the parameter that spends b exactly.
 func (f *family) at(b float64, seed uint64, exact bool) (Prediction, float64) {
+	return f.within(b, 0, seed, exact)
+}
+
+// within is at, for parameters whose asks up to the horizon (the asks
+// to a stuck item) number at most stuck (0: any).
+func (f *family) within(b float64, stuck int, seed uint64, exact bool) (Prediction, float64) {
 	best, bestX := nanPrediction(), math.NaN()
 	consider := func(pr Prediction, x float64) {
+		if stuck > 0 && pr.Asks > stuck {
+			return
+		}
 		if pr.RequestsPerItem <= b*(1+1e-12) && (math.IsNaN(best.Lag.Mean) || pr.Lag.Mean < best.Lag.Mean) {
 			best, bestX = pr, x
 		}

@@ -42,6 +42,15 @@ type Options struct {
 	// Candidates is the number of candidate ask ages of the exact
 	// optimum's dynamic programme (default 1000).
 	Candidates int
+	// StuckAsks caps the asks by the horizon to an item that never
+	// answers (0: no cap; Study derives one). With an asks-by or
+	// max-attempts budget the budget is that cap already.
+	StuckAsks int
+	// Consider are schedules the fit also weighs against the one it
+	// finds, shipping one of them when it does better on the fitting
+	// data within both budgets: Study passes the baselines, so that a fit
+	// never loses in sample to a schedule its search could have found.
+	Consider []*schedule.Schedule
 }
 
 // Solution is a list of ask ages, in seconds, and what they achieve.
@@ -100,6 +109,12 @@ func Optimal(d Distribution, opt Options) (*Result, error) {
 // it: final answers count at their ages, pending items are asked up to
 // the age they were last seen.
 func Fit(items []estimate.Item, opt Options) (*Result, error) {
+	return fitSample(ItemSample(items), opt)
+}
+
+// fitSample is Fit on a weighted sample.
+func fitSample(smp Sample, opt Options) (*Result, error) {
+	items := smp.Items
 	if len(items) == 0 {
 		return nil, errors.New("fit: no items")
 	}
@@ -117,7 +132,7 @@ func Fit(items []estimate.Item, opt Options) (*Result, error) {
 		p.forever = true
 	}
 	p.setEnd(end)
-	p.l = newItemLaw(items)
+	p.l = newSampleLaw(smp)
 	return p.run()
 }
 

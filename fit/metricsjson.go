@@ -20,19 +20,35 @@ import (
 // randomised strategy adds "spread": {"runs", "lag_mean_s_p10_p90",
 // "requests_per_item_p10_p90"}.
 func (m Metrics) MarshalJSON() ([]byte, error) {
-	out := struct {
-		Name            string        `json:"name"`
-		Schedule        string        `json:"schedule"`
-		Horizon         float64       `json:"horizon_s"`
-		Items           int           `json:"items"`
-		Detected        int           `json:"detected"`
-		Missed          int           `json:"missed"`
-		Pending         int           `json:"pending"`
-		Lag             lagJSONFields `json:"lag_s"`
-		RequestsPerItem *float64      `json:"requests_per_item"`
-		AsksBy          orderedFloats `json:"asks_by"`
-		Spread          *spreadJSON   `json:"spread,omitempty"`
-	}{
+	return json.Marshal(m.jsonValue(nil, nil))
+}
+
+// MarshalJSON writes r as its Metrics with two more figures:
+// "stuck_asks", the asks by the give-up age to an item that never
+// answers, and "missed_share", the share of final answers after it.
+func (r Row) MarshalJSON() ([]byte, error) {
+	return json.Marshal(r.Metrics.jsonValue(num(r.Stuck), num(r.MissedShare)))
+}
+
+// metricsJSON is Metrics as JSON.
+type metricsJSON struct {
+	Name            string        `json:"name"`
+	Schedule        string        `json:"schedule"`
+	Horizon         float64       `json:"horizon_s"`
+	Items           int           `json:"items"`
+	Detected        int           `json:"detected"`
+	Missed          int           `json:"missed"`
+	Pending         int           `json:"pending"`
+	Lag             lagJSONFields `json:"lag_s"`
+	RequestsPerItem *float64      `json:"requests_per_item"`
+	AsksBy          orderedFloats `json:"asks_by"`
+	Spread          *spreadJSON   `json:"spread,omitempty"`
+	StuckAsks       *float64      `json:"stuck_asks,omitempty"`
+	MissedShare     *float64      `json:"missed_share,omitempty"`
+}
+
+func (m Metrics) jsonValue(stuck, missed *float64) metricsJSON {
+	out := metricsJSON{StuckAsks: stuck, MissedShare: missed,
 		Name: m.Name, Schedule: m.Schedule, Horizon: m.Horizon.Seconds(),
 		Items: m.Items, Detected: m.Detected, Missed: m.Missed, Pending: m.Pending,
 		Lag:             lagJSONFields{num(m.Lag.Mean), num(m.Lag.P50), num(m.Lag.P90), num(m.Lag.P95), num(m.Lag.P99), num(m.Lag.Max)},
@@ -47,7 +63,7 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 		out.Spread = &spreadJSON{sp.Runs, [2]*float64{num(sp.LagMean[0]), num(sp.LagMean[1])},
 			[2]*float64{num(sp.RequestsPerItem[0]), num(sp.RequestsPerItem[1])}}
 	}
-	return json.Marshal(out)
+	return out
 }
 
 // spreadJSON is Spread as JSON: [p10, p90] pairs.

@@ -28,6 +28,9 @@ type segments struct {
 	// asks cost next to nothing, as in the far tail of a model, the
 	// schedule that asks less wins the tie.
 	tieBreak float64
+	// askPrice is an objective per ask of any kind, which caps the asks a
+	// stuck item gets by the horizon (see problem.capStuck).
+	askPrice float64
 	w        *walker
 }
 
@@ -256,13 +259,13 @@ func (sg *segments) solve(obj Objective, k int, lambda, mu float64) []segEdge {
 			from[s][j] = -1
 		}
 	}
-	v[0][0] = sg.first.objective(obj) + lambda*sg.first.requests + mu*sg.firstN
+	v[0][0] = sg.first.objective(obj) + lambda*sg.first.requests + mu*sg.firstN + sg.askPrice
 	for s := 0; s < k; s++ {
 		for e, ed := range sg.edges {
 			if v[s][ed.from] == inf {
 				continue
 			}
-			c := v[s][ed.from] + ed.s.objective(obj) + sg.tieBreak*ed.asks + lambda*ed.s.requests + mu*ed.count
+			c := v[s][ed.from] + ed.s.objective(obj) + (sg.tieBreak+sg.askPrice)*ed.asks + lambda*ed.s.requests + mu*ed.count
 			if c < v[s+1][ed.to] {
 				v[s+1][ed.to], from[s+1][ed.to] = c, e
 			}
@@ -327,6 +330,16 @@ func (sg *segments) schedule(path []segEdge) *schedule.Schedule {
 		last.Until, last.Forever = 0, true
 	}
 	return schedule.Canonical(s)
+}
+
+// stuck is the number of asks a path makes to an item that never
+// answers, up to the horizon (and the one past it of a forever clause).
+func stuckAsks(path []segEdge) float64 {
+	n := 1.0 // the first ask
+	for _, ed := range path {
+		n += ed.asks
+	}
+	return n
 }
 
 // total sums a path's lag, requests and priced asks.

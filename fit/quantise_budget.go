@@ -32,12 +32,12 @@ func (sg *segments) solveWithin(obj Objective, k int, limit float64, asks bool, 
 	if r0 > bins {
 		return nil
 	}
-	v[idx(0, 0, r0)] = sg.first.objective(obj)
+	v[idx(0, 0, r0)] = sg.first.objective(obj) + sg.askPrice
 	for s := 0; s < k; s++ {
 		for e, ed := range sg.edges {
 			base := idx(s, ed.from, 0)
 			dr := use(ed.s, ed.count)
-			c := ed.s.objective(obj) + sg.tieBreak*ed.asks
+			c := ed.s.objective(obj) + (sg.tieBreak+sg.askPrice)*ed.asks
 			for r := 0; r+dr <= bins; r++ {
 				if x := v[base+r]; x+c < v[idx(s+1, ed.to, r+dr)] {
 					v[idx(s+1, ed.to, r+dr)] = x + c

@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -22,6 +21,9 @@ func (p *problem) run() (*Result, error) {
 	}
 	res := &Result{Optimum: opt, Horizon: p.horizon}
 	if p.opt.Exact {
+		if !p.withinStuck(len(opt.Asks)) {
+			return nil, fmt.Errorf("the exact optimum asks an item that never answers %d times by %s, over the stuck cap of %d: raise --stuck-asks or fit clauses (--segments)", len(opt.Asks), schedule.FormatDuration(p.horizon), p.opt.StuckAsks)
+		}
 		res.Schedule = atSchedule(opt.Asks)
 	} else {
 		s, m, err := p.quantised()
@@ -31,6 +33,11 @@ func (p *problem) run() (*Result, error) {
 		res.Schedule, res.Multiplier = s, m
 		if len(opt.Asks) <= maxNiceAt {
 			res.Schedule = p.better(res.Schedule, p.niceAt())
+		}
+		for _, c := range p.opt.Consider {
+			if c.Validate() == nil && len(c.Aligned) == 0 && !c.ResetOnSignal && p.seesAll(c) {
+				res.Schedule = p.better(res.Schedule, c)
+			}
 		}
 	}
 	asks, err := res.Schedule.Timeline().Asks(p.horizon)
@@ -166,9 +173,9 @@ func (p *problem) better(a, b *schedule.Schedule) *schedule.Schedule {
 		sec := seconds(asks)
 		sm := evaluate(p.l, sec)
 		if p.kind == byPrice {
-			return sm.objective(p.opt.Objective) + p.opt.Budget.Price*sm.requests, true
+			return sm.objective(p.opt.Objective) + p.opt.Budget.Price*sm.requests, p.withinStuck(len(sec))
 		}
-		return sm.objective(p.opt.Objective), p.spent(sm, countTo(sec, p.countTo)) <= p.opt.Budget.limit()*(1+1e-12)
+		return sm.objective(p.opt.Objective), p.spent(sm, countTo(sec, p.countTo)) <= p.opt.Budget.limit()*(1+1e-12) && p.withinStuck(len(sec))
 	}
 	sa, oka := score(a)
 	sb, okb := score(b)
@@ -176,6 +183,15 @@ func (p *problem) better(a, b *schedule.Schedule) *schedule.Schedule {
 		return b
 	}
 	return a
+}
+
+// seesAll reports whether s asks at the horizon (or, never stopping,
+// after it), so that it sees every answer the fit counts.
+func (p *problem) seesAll(s *schedule.Schedule) bool {
+	if end, ok := s.End(); ok {
+		return end == p.horizon
+	}
+	return p.forever
 }
 
 // spendLimit is the most a schedule may spend (0 at a price).
@@ -195,43 +211,6 @@ func countTo(asks []float64, to float64) float64 {
 		}
 	}
 	return float64(n)
-}
-
-// quantised is the best schedule of at most Segments nice clauses.
-func (p *problem) quantised() (*schedule.Schedule, float64, error) {
-	first := time.Duration(math.Round(p.first*1e3)) * time.Millisecond
-	minGap := time.Duration(p.minGap * 1e9)
-	maxGap := time.Duration(p.maxGap * 1e9)
-	sg := newSegments(p.l, first, p.horizon, p.forever, p.opt.AnyValues, minGap, maxGap, p.countTo, p.spendLimit())
-	run := func(m float64) trial {
-		lambda, mu := p.mults(m)
-		path := sg.solve(p.opt.Objective, p.opt.Segments, lambda, mu)
-		if path == nil {
-			return trial{mult: m}
-		}
-		s, n := sg.total(path)
-		return trial{mult: m, ok: true, spent: p.spent(s, n), objective: s.objective(p.opt.Objective), sol: path}
-	}
-	var path []segEdge
-	var mult float64
-	if p.kind == byPrice {
-		t, err := p.optimise(run)
-		if err != nil {
-			return nil, 0, fmt.Errorf("quantised schedule: %w", err)
-		}
-		path, mult = t.sol.([]segEdge), t.mult
-	} else {
-		path = sg.solveWithin(p.opt.Objective, p.opt.Segments, p.opt.Budget.limit(), p.kind == byAsks, 1000)
-		if path == nil {
-			return nil, 0, fmt.Errorf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times): raise the budget or --segments, set a shorter --horizon, or try --nice=false",
-				p.opt.Segments, schedule.FormatDuration(p.horizon), maxSegmentAsks)
-		}
-	}
-	s := sg.schedule(path)
-	if err := s.Validate(); err != nil {
-		return nil, 0, errors.New("quantised schedule: internal error: " + err.Error())
-	}
-	return s, mult, nil
 }
 
 // continuous is the continuous-rate schedule at the budget.

@@ -131,6 +131,7 @@ type estimateReport struct {
 type deadlineJSON struct {
 	Age   float64 `json:"age_s"`
 	Share float64 `json:"share"`
+	Width float64 `json:"width_s,omitempty"` // fit only
 }
 
 type periodJSON struct {
@@ -187,7 +188,7 @@ func summarize(acc *estimate.Accumulator, st estimate.ReadStats, qs []float64, a
 	}
 	r.Deadlines = []deadlineJSON{}
 	for _, dl := range d.Atoms() {
-		r.Deadlines = append(r.Deadlines, deadlineJSON{dl.Age, dl.Share})
+		r.Deadlines = append(r.Deadlines, deadlineJSON{Age: dl.Age, Share: dl.Share})
 	}
 	if p := estimate.Periodicity(acc, estimate.PeriodOptions{}); p != nil {
 		r.Period = &periodJSON{p.Period, p.Phase, p.Share, p.PValue}

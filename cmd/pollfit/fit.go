@@ -55,6 +55,7 @@ type fitFlagValues struct {
 	seed                                     uint64
 	countBy                                  string
 	smooth, signals                          bool
+	stuckAsks                                int
 	deadlines, batches                       bool // registered by fit only
 }
 
@@ -64,7 +65,8 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.StringVar(&v.asksBy, "asks-by", "", "budget: at most N asks by age T to an item that never settles, as N@T (e.g. 40@15m)")
 	fs.Float64Var(&v.price, "price", 0, "budget: minimise mean lag + P seconds × requests per item")
 	fs.IntVar(&v.maxAttempts, "max-attempts", 0, "budget: at most N asks in all, the last at --horizon")
-	fs.StringVar(&v.horizon, "horizon", "", "age of the last ask (default: on a log none, the schedule never stops and is costed to the largest age seen; on a model its 1 − 1e-9 quantile)")
+	fs.StringVar(&v.horizon, "horizon", "", "give-up age: the poller stops asking there and every schedule is costed to it (default: the nice age by which 99% of answers land; never: a schedule that never stops)")
+	fs.IntVar(&v.stuckAsks, "stuck-asks", 0, "cap on the asks by the give-up age to an item that never answers (default: a baseline's own when its cost is the budget, else 8 × the requests budget)")
 	fs.StringVar(&v.firstAsk, "first-ask", "0", "age of the first ask")
 	fs.StringVar(&v.minIval, "min-interval", "", "shortest gap between asks")
 	fs.StringVar(&v.maxIval, "max-interval", "", "longest gap between asks")
@@ -96,7 +98,9 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 		return d, nil
 	}
 	var err error
-	if opt.Horizon, err = dur("horizon", v.horizon); err != nil {
+	if strings.EqualFold(strings.TrimSpace(v.horizon), "never") {
+		opt.Horizon = fit.Never
+	} else if opt.Horizon, err = dur("horizon", v.horizon); err != nil {
 		return opt, err
 	}
 	if opt.FirstAsk, err = dur("first-ask", v.firstAsk); err != nil {
@@ -140,6 +144,35 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 	return opt, nil
 }
 
+// studyOptions are the flags as fit.StudyOptions.
+func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
+	o, err := v.options()
+	if err != nil {
+		return fit.StudyOptions{}, err
+	}
+	if v.stuckAsks < 0 {
+		return fit.StudyOptions{}, usagef("%s: --stuck-asks %d: want a positive cap", cmd, v.stuckAsks)
+	}
+	o.StuckAsks = v.stuckAsks
+	countBy, err := parseDurationList(v.countBy)
+	if err != nil {
+		return fit.StudyOptions{}, usagef("%s: --count-asks-by: %v", cmd, err)
+	}
+	baselines, err := parseBaselines(v.baselines)
+	if err != nil {
+		return fit.StudyOptions{}, err
+	}
+	if !hasBudget(o.Budget) && len(baselines) == 0 {
+		return fit.StudyOptions{}, usagef("%s: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match", cmd)
+	}
+	so := fit.StudyOptions{Options: o, Holdout: v.holdout, Seed: v.seed, Rough: !v.smooth,
+		NoDeadlines: !v.deadlines, NoBatches: !v.batches, NoSignals: !v.signals, AsksBy: countBy}
+	for _, b := range baselines {
+		so.Baselines = append(so.Baselines, fit.Baseline{Name: b.name, Schedule: b.sched})
+	}
+	return so, nil
+}
+
 // budgetText describes the budget for people.
 func budgetText(b fit.Budget) string {
 	switch {
@@ -167,49 +200,24 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&v.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
-		opt, err := v.options()
-		if err != nil {
-			return err
-		}
 		if *format != "" && !slices.Contains(export.Formats, strings.ToLower(*format)) {
 			return usagef("fit: unknown --format %q (want %s)", *format, strings.Join(export.Formats, ", "))
 		}
 		if *format != "" && *asJSON {
 			return usagef("fit: give --format or --json, not both")
 		}
-		countBy, err := parseDurationList(v.countBy)
-		if err != nil {
-			return usagef("fit: --count-asks-by: %v", err)
-		}
-		baselines, err := parseBaselines(v.baselines)
+		rep, err := runStudy(e, rf, v, args, "fit")
 		if err != nil {
 			return err
-		}
-		if !hasBudget(opt.Budget) && len(baselines) == 0 {
-			return usagef("fit: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match")
-		}
-		in, err := fitInput(e, rf, v, args)
-		if err != nil {
-			return err
-		}
-		rep, err := runFit(in, opt, baselines, countBy)
-		if err != nil {
-			return fmt.Errorf("fit: %v", err)
 		}
 		if *plotPath != "" {
-			var d fit.Density
-			if in.model != nil {
-				d = in.model
-			} else if in.density != nil {
-				d = in.density
-			}
-			if err := writePlot(*plotPath, *force, e.stdout, fitPlot(rep.res, d)); err != nil {
+			if err := writePlot(*plotPath, *force, e.stdout, fitPlot(rep.res)); err != nil {
 				return err
 			}
 		}
 		switch {
 		case *format != "":
-			return export.Write(e.stdout, *format, rep.schedule, rep.meta(), export.GoOptions{Args: e.args})
+			return export.Write(e.stdout, *format, rep.res.Schedule, rep.meta(), export.GoOptions{Args: e.args})
 		case *asJSON:
 			return rep.writeJSON(e.stdout)
 		}
@@ -218,46 +226,49 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// fitIn is what fit reads: a model, or items split for the hold-out.
-type fitIn struct {
-	model       *estimate.Model
-	train, test []estimate.Item
-	source      string
-	holdout     float64
-	seed        uint64
-	smooth      bool // exact optimum on the smoothed density of train
-	signals     bool // try reset on signal
-	deadlines   bool // try a burst after each deadline
-	batches     bool // try aligned asks after batch boundaries
-	shapes      *shapesFound
-	density     *estimate.Dist
-}
-
-func fitInput(e *env, rf *readFlags, v *fitFlagValues, args []string) (*fitIn, error) {
-	if v.model != "" {
-		if len(args) > 0 {
-			return nil, usagef("fit: give --model or LOG files, not both")
-		}
-		m, err := estimate.ParseModel(v.model)
-		if err != nil {
-			return nil, usagef("fit: --model: %v", err)
-		}
-		return &fitIn{model: m, source: "model " + m.String()}, nil
-	}
-	if len(args) == 0 {
-		return nil, usagef("fit: give LOG files or --model")
-	}
-	items, stats, err := rf.read(e, args)
+// runStudy reads the input the flags name and runs fit.Study on it.
+func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string) (*fitReport, error) {
+	opt, err := v.studyOptions(cmd)
 	if err != nil {
 		return nil, err
 	}
-	in := &fitIn{holdout: v.holdout, seed: v.seed, smooth: v.smooth, signals: v.signals, deadlines: v.deadlines, batches: v.batches, source: fmt.Sprintf("%s (%d items)", strings.Join(args, ", "), stats.Items)}
-	in.train, in.test = fit.Split(items, v.holdout, v.seed)
-	if len(in.test) == 0 || len(in.train) == 0 {
-		if v.holdout > 0 && !rf.quiet {
-			fmt.Fprintf(e.stderr, "pollfit: warning: too few items to hold any out; measuring on the fitting items\n")
+	rep := &fitReport{}
+	if v.model != "" {
+		if len(args) > 0 {
+			return nil, usagef("%s: give --model or LOG files, not both", cmd)
 		}
-		in.train, in.test, in.holdout = items, items, 0
+		m, err := estimate.ParseModel(v.model)
+		if err != nil {
+			return nil, usagef("%s: --model: %v", cmd, err)
+		}
+		rep.source = "model " + m.String()
+		if rep.res, err = fit.StudyModel(m, opt); err != nil {
+			return nil, fmt.Errorf("%s: %v", cmd, err)
+		}
+		return rep, nil
 	}
-	return in, nil
+	if len(args) == 0 {
+		return nil, usagef("%s: give LOG files or --model", cmd)
+	}
+	smp, stats, err := rf.readSample(e, args)
+	if err != nil {
+		return nil, err
+	}
+	if smp.Weighted() && smp.HasSignals() {
+		return nil, fmt.Errorf("%s: a histogram has no signals", cmd)
+	}
+	rep.sample = smp
+	rep.source = fmt.Sprintf("%s (%d items)", strings.Join(args, ", "), stats.Items)
+	if smp.Weighted() {
+		rep.source = fmt.Sprintf("%s (%.0f items in %d bins)", strings.Join(args, ", "), smp.Total(), stats.Rows)
+	}
+	if rep.res, err = fit.Study(smp, opt); err != nil {
+		return nil, fmt.Errorf("%s: %v", cmd, err)
+	}
+	if !rf.quiet {
+		for _, n := range rep.res.Notes {
+			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
+		}
+	}
+	return rep, nil
 }

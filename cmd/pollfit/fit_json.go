@@ -3,73 +3,162 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"math"
 
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// writeJSON writes the fit as
+// The JSON of pollfit fit:
 //
-//	{"schedule": "<DSL>", "fitted": <metrics>, "optimum": {"asks_s": [...],
-//	 "lag_s": {...}, "requests_per_item": x}, "continuous": <metrics> (a
-//	 model only), "baselines": [<metrics>], "at_baseline_cost": [<metrics>
-//	 of the schedule fitted at each baseline's cost], "budget": {...},
-//	 "holdout": {...} (null for a model), "shapes": {...} (a log only:
-//	 the deadlines and batch period found and whether their shapes paid,
-//	 see shapesFound.json)}
+//	{"schedule": "<DSL>",
+//	 "give_up": {"age_s", "share", "reason", "never"},
+//	 "budget": {"objective", "requests_per_item" | "asks_by" | "max_attempts" | "price", "from_baseline"},
+//	 "stuck_cap": {"asks", "reason"},
+//	 "fitted": <row>, "limit": <row>, "limit_note": "...",
+//	 "exact_fit": <row> (a log), "continuous": <row> (a model),
+//	 "baselines": [<row>], "at_baseline_cost": [<row>],
+//	 "comparisons": [{"name", "budget", "stuck_cap", "equal_cost_lag_s", "change", "interpolated"}],
+//	 "holdout": {"share", "seed", "fit_items", "test_items"} (null for a model),
+//	 "shapes": {...} (a log), "notes": [...]}
 //
-// with metrics in eval's shape (fit.Metrics.MarshalJSON).
+// with rows in eval's shape plus "stuck_asks" and "missed_share"
+// (fit.Row.MarshalJSON).
+type fitJSON struct {
+	Schedule    string           `json:"schedule"`
+	GiveUp      giveUpJSON       `json:"give_up"`
+	Budget      map[string]any   `json:"budget"`
+	StuckCap    stuckJSON        `json:"stuck_cap"`
+	Fitted      fit.Row          `json:"fitted"`
+	Limit       fit.Row          `json:"limit"`
+	LimitNote   string           `json:"limit_note"`
+	ExactFit    *fit.Row         `json:"exact_fit,omitempty"`
+	Continuous  *fit.Row         `json:"continuous,omitempty"`
+	Baselines   []fit.Row        `json:"baselines"`
+	AtCost      []fit.Row        `json:"at_baseline_cost"`
+	Comparisons []comparisonJSON `json:"comparisons"`
+	Holdout     *holdoutJSON     `json:"holdout"`
+	Shapes      *shapesJSON      `json:"shapes,omitempty"`
+	Notes       []string         `json:"notes"`
+}
+
+type giveUpJSON struct {
+	Age    *float64 `json:"age_s"`
+	Share  *float64 `json:"share"`
+	Reason string   `json:"reason"`
+	Never  bool     `json:"never"`
+}
+
+type stuckJSON struct {
+	Asks   int    `json:"asks"`
+	Reason string `json:"reason"`
+}
+
+type comparisonJSON struct {
+	Name         string         `json:"name"`
+	Budget       map[string]any `json:"budget"`
+	StuckCap     int            `json:"stuck_cap"`
+	EqualCostLag *float64       `json:"equal_cost_lag_s"`
+	Change       *float64       `json:"change"`
+	Interpolated bool           `json:"interpolated"`
+}
+
+type holdoutJSON struct {
+	Share    float64 `json:"share"`
+	Seed     uint64  `json:"seed"`
+	FitItems float64 `json:"fit_items"`
+	Test     float64 `json:"test_items"`
+}
+
 func (r *fitReport) writeJSON(w io.Writer) error {
-	type opt struct {
-		Asks []float64      `json:"asks_s"`
-		Lag  map[string]any `json:"lag_s"`
-		Req  float64        `json:"requests_per_item"`
+	res := r.res
+	out := fitJSON{Schedule: schedule.Format(res.Schedule), Budget: budgetJSON(res.Budget, res.Objective, res.BudgetFrom),
+		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: res.Limit, LimitNote: res.LimitNote,
+		ExactFit: res.ExactFit, Continuous: res.Continuous, Baselines: []fit.Row{}, AtCost: []fit.Row{}, Comparisons: []comparisonJSON{},
+		Notes: append([]string{}, res.Notes...)}
+	out.GiveUp = giveUpJSON{Reason: res.GiveUp.Reason, Never: res.Never}
+	if !res.Never {
+		out.GiveUp.Age, out.GiveUp.Share = jnum(res.GiveUp.Age.Seconds()), jnum(res.GiveUp.Share)
 	}
-	lag := map[string]any{}
-	for k, v := range map[string]float64{"mean": r.optimum.Lag.Mean, "p50": r.optimum.Lag.P50, "p90": r.optimum.Lag.P90, "p95": r.optimum.Lag.P95, "p99": r.optimum.Lag.P99, "max": r.optimum.Lag.Max} {
-		if !math.IsNaN(v) {
-			lag[k] = v
-		} else {
-			lag[k] = nil
-		}
+	for _, c := range res.Baselines {
+		out.Baselines = append(out.Baselines, c.Baseline)
+		out.AtCost = append(out.AtCost, c.Fitted)
+		out.Comparisons = append(out.Comparisons, comparisonJSON{Name: c.Name, Budget: budgetJSON(c.Budget, res.Objective, ""),
+			StuckCap: c.StuckCap, EqualCostLag: jnum(c.EqualCostLag), Change: jnum(c.Change), Interpolated: c.Interpolated})
 	}
-	budget := map[string]any{"objective": r.opt.Objective.String(), "horizon_s": r.res.Horizon.Seconds(), "multiplier": r.res.Multiplier}
-	b := r.opt.Budget
-	switch {
-	case b.RequestsPerItem > 0:
-		budget["requests_per_item"] = b.RequestsPerItem
-	case b.AsksBy > 0:
-		budget["asks_by"] = map[string]any{"asks": b.AsksBy, "age_s": b.AsksByAge.Seconds()}
-	case b.MaxAttempts > 0:
-		budget["max_attempts"] = b.MaxAttempts
-	default:
-		budget["price"] = b.Price
-	}
-	if r.budgetFrom != "" {
-		budget["from_baseline"] = r.budgetFrom
-	}
-	hold := map[string]any{"share": r.in.holdout, "seed": r.in.seed, "fit_items": len(r.in.train), "test_items": len(r.in.test)}
-	if r.in.model != nil {
-		hold = nil
-	}
-	baselines := append([]fit.Metrics{}, r.baselines...)
-	matched := []fit.Metrics{}
-	for _, m := range r.matched {
-		matched = append(matched, m.metrics)
-	}
-	out := map[string]any{
-		"schedule": schedule.Format(r.schedule), "fitted": r.fitted,
-		"optimum":   opt{Asks: r.res.Optimum.Asks, Lag: lag, Req: r.optimum.RequestsPerItem},
-		"baselines": baselines, "at_baseline_cost": matched, "budget": budget, "holdout": hold,
-	}
-	if r.continuous != nil {
-		out["continuous"] = r.continuous
-	}
-	if r.in.shapes != nil {
-		out["shapes"] = r.in.shapes.json()
+	if res.Model == nil {
+		out.Holdout = &holdoutJSON{res.Holdout, res.Seed, res.FitOn.Total(), res.HeldOut.Total()}
+		out.Shapes = newShapesJSON(res.Shapes)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// budgetJSON is a budget as JSON.
+func budgetJSON(b fit.Budget, obj fit.Objective, from string) map[string]any {
+	out := map[string]any{"objective": obj.String()}
+	switch {
+	case b.RequestsPerItem > 0:
+		out["requests_per_item"] = b.RequestsPerItem
+	case b.AsksBy > 0:
+		out["asks_by"] = map[string]any{"asks": b.AsksBy, "age_s": b.AsksByAge.Seconds()}
+	case b.MaxAttempts > 0:
+		out["max_attempts"] = b.MaxAttempts
+	default:
+		out["price"] = b.Price
+	}
+	if from != "" {
+		out["from_baseline"] = from
+	}
+	return out
+}
+
+// jnum is nil (null) for NaN and infinities.
+func jnum(x float64) *float64 {
+	if x != x || x > 1e308 || x < -1e308 {
+		return nil
+	}
+	return &x
+}
+
+// shapesJSON is what the estimators found and whether the shapes paid,
+// with metrics replayed on the fitting items.
+type shapesJSON struct {
+	Deadlines []deadlineJSON `json:"deadlines"`
+	Period    *periodJSON    `json:"period"`
+	Deadline  *shapeJSON     `json:"deadline_burst,omitempty"`
+	Batch     *shapeJSON     `json:"batch_asks,omitempty"`
+	Signals   bool           `json:"reset_on_signal"`
+	OverCap   []string       `json:"over_stuck_cap"`
+}
+
+type shapeJSON struct {
+	Paid   bool         `json:"paid"`
+	Plain  fit.Metrics  `json:"plain"`
+	Shaped *fit.Metrics `json:"shaped"`
+}
+
+func newShapesJSON(f *fit.Shapes) *shapesJSON {
+	if f == nil {
+		return nil
+	}
+	out := &shapesJSON{Deadlines: []deadlineJSON{}, Signals: f.Signals, OverCap: append([]string{}, f.OverCap...)}
+	for _, d := range f.Deadlines {
+		out.Deadlines = append(out.Deadlines, deadlineJSON{Age: d.Age, Share: d.Share, Width: d.Width})
+	}
+	if p := f.Period; p != nil {
+		out.Period = &periodJSON{p.Period, p.Phase, p.Share, p.PValue}
+	}
+	shape := func(s *fit.Shape) *shapeJSON {
+		if s == nil {
+			return nil
+		}
+		j := &shapeJSON{Paid: s.Paid, Plain: s.Plain}
+		if s.Shaped.Items > 0 {
+			j.Shaped = &s.Shaped
+		}
+		return j
+	}
+	out.Deadline, out.Batch = shape(f.Deadline), shape(f.Batch)
+	return out
 }

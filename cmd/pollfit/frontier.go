@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/internal/plot"
 	"github.com/spf13/pflag"
@@ -49,58 +50,31 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	force := fs.Bool("force", false, "overwrite an existing --plot file")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
-		opt, err := v.options()
-		if err != nil {
-			return err
-		}
-		if opt.Exact {
-			return usagef("frontier: --segments must be at least 1")
-		}
-		if hasBudget(opt.Budget) {
+		if hasBudget(fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}) || v.asksBy != "" {
 			return usagef("frontier: the budget is swept; give --budgets or --from/--to/--steps instead")
+		}
+		if v.segments == 0 {
+			return usagef("frontier: --segments must be at least 1")
 		}
 		bs, err := frontierBudgets(*budgets, *from, *to, *steps)
 		if err != nil {
 			return err
 		}
-		baselines, err := parseBaselines(v.baselines)
+		v.requests = bs[0] // a budget for the options check; the sweep sets each
+		opt, err := v.studyOptions("frontier")
 		if err != nil {
 			return err
 		}
-		v.holdout = 0
-		in, err := fitInput(e, rf, v, args)
+		smp, model, err := frontierInput(e, rf, v, args)
 		if err != nil {
 			return err
 		}
-		var d fit.Distribution
-		if in.model != nil {
-			d = in.model
-		}
-		pts, err := fit.Frontier(d, in.train, bs, opt, v.seed)
+		pts, base, err := fit.StudyFrontier(smp, model, opt, bs)
 		if err != nil {
 			return fmt.Errorf("frontier: %v", err)
 		}
-		var base []fit.Metrics
-		for _, b := range baselines {
-			r := &fitReport{in: in, res: &fit.Result{Horizon: opt.Horizon}}
-			if r.res.Horizon == 0 && in.model == nil {
-				r.res.Horizon = fit.LargestFinalAge(in.train)
-			} else if r.res.Horizon == 0 {
-				r.res.Horizon = r.modelHorizon(b.sched)
-			}
-			r.in.test = in.train
-			m, err := r.measure(b.name, b.sched)
-			if err != nil {
-				return fmt.Errorf("frontier: baseline %s: %v", b.name, err)
-			}
-			base = append(base, m)
-		}
 		if *plotPath != "" {
-			var points []plot.Point
-			for _, m := range base {
-				points = append(points, plot.Point{Name: m.Name, Cost: m.RequestsPerItem, Wait: m.Lag.Mean})
-			}
-			if err := writePlot(*plotPath, *force, e.stdout, frontierPlot(pts, points)); err != nil {
+			if err := writePlot(*plotPath, *force, e.stdout, frontierPlot(pts, basePoints(base), opt.Segments)); err != nil {
 				return err
 			}
 		}
@@ -113,6 +87,34 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		writeFrontierText(e.stdout, pts, base, opt.Segments)
 		return nil
 	}
+}
+
+// frontierInput reads the logs, or parses the model.
+func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string) (fit.Sample, fit.Distribution, error) {
+	if v.model != "" {
+		if len(args) > 0 {
+			return fit.Sample{}, nil, usagef("frontier: give --model or LOG files, not both")
+		}
+		m, err := estimate.ParseModel(v.model)
+		if err != nil {
+			return fit.Sample{}, nil, usagef("frontier: --model: %v", err)
+		}
+		return fit.Sample{}, m, nil
+	}
+	if len(args) == 0 {
+		return fit.Sample{}, nil, usagef("frontier: give LOG files or --model")
+	}
+	smp, _, err := rf.readSample(e, args)
+	return smp, nil, err
+}
+
+// basePoints are the baselines as points on the frontier plot.
+func basePoints(base []fit.Row) []plot.Point {
+	var points []plot.Point
+	for _, m := range base {
+		points = append(points, plot.Point{Name: m.Name, Cost: m.RequestsPerItem, Wait: m.Lag.Mean})
+	}
+	return points
 }
 
 func frontierBudgets(list string, from, to float64, steps int) ([]float64, error) {
@@ -165,9 +167,9 @@ func trimSpace(s string) string {
 	return s
 }
 
-func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Metrics, k int) {
+func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "req/item\toptimum\t%d segments\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
+	fmt.Fprintf(tw, "req/item\tlimit\tfitted (%d clauses)\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
 	for _, p := range pts {
 		fmt.Fprintf(tw, "%.3g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, secs(p.Optimum.Lag.Mean), secs(p.Segments.Lag.Mean),
 			secs(p.Fixed.Lag.Mean), secs(p.FixedInterval), secs(p.Backoff.Lag.Mean), secs(p.BackoffBase), secs(p.Jitter.Lag.Mean), secs(p.JitterBase))
@@ -181,9 +183,9 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Metrics,
 	}
 }
 
-var frontierHeader = []string{"kind", "name", "requests_per_item", "mean_lag_s", "p95_lag_s", "param_s", "schedule"}
+var frontierHeader = []string{"kind", "name", "requests_per_item", "mean_lag_s", "p95_lag_s", "param_s", "schedule", "stuck_asks"}
 
-func frontierRows(pts []fit.FrontierPoint, base []fit.Metrics) [][]string {
+func frontierRows(pts []fit.FrontierPoint, base []fit.Row) [][]string {
 	f := func(x float64) string {
 		if math.IsNaN(x) {
 			return ""
@@ -194,26 +196,34 @@ func frontierRows(pts []fit.FrontierPoint, base []fit.Metrics) [][]string {
 	for _, p := range pts {
 		b := f(p.RequestsPerItem)
 		rows = append(rows,
-			[]string{"optimum", "", b, f(p.Optimum.Lag.Mean), f(p.Optimum.Lag.P95), "", ""},
-			[]string{"segments", "", b, f(p.Segments.Lag.Mean), f(p.Segments.Lag.P95), "", p.Schedule},
-			[]string{"fixed", "", b, f(p.Fixed.Lag.Mean), f(p.Fixed.Lag.P95), f(p.FixedInterval), ""},
-			[]string{"backoff", "", b, f(p.Backoff.Lag.Mean), f(p.Backoff.Lag.P95), f(p.BackoffBase), ""},
-			[]string{"jitter", "", b, f(p.Jitter.Lag.Mean), "", f(p.JitterBase), ""})
+			[]string{"limit", "", b, f(p.Optimum.Lag.Mean), f(p.Optimum.Lag.P95), "", "", ""},
+			[]string{"segments", "", b, f(p.Segments.Lag.Mean), f(p.Segments.Lag.P95), "", p.Schedule, asks(p.Segments)},
+			[]string{"fixed", "", b, f(p.Fixed.Lag.Mean), f(p.Fixed.Lag.P95), f(p.FixedInterval), "", asks(p.Fixed)},
+			[]string{"backoff", "", b, f(p.Backoff.Lag.Mean), f(p.Backoff.Lag.P95), f(p.BackoffBase), "", asks(p.Backoff)},
+			[]string{"jitter", "", b, f(p.Jitter.Lag.Mean), "", f(p.JitterBase), "", asks(p.Jitter)})
 	}
 	for _, m := range base {
-		rows = append(rows, []string{"baseline", m.Name, f(m.RequestsPerItem), f(m.Lag.Mean), f(m.Lag.P95), "", m.Schedule})
+		rows = append(rows, []string{"baseline", m.Name, f(m.RequestsPerItem), f(m.Lag.Mean), f(m.Lag.P95), "", m.Schedule, f(m.Stuck)})
 	}
 	return rows
 }
 
-func writeFrontierCSV(w io.Writer, pts []fit.FrontierPoint, base []fit.Metrics) error {
+// asks is a prediction's asks to a stuck item, or "" when none fits.
+func asks(p fit.Prediction) string {
+	if math.IsNaN(p.Lag.Mean) {
+		return ""
+	}
+	return strconv.Itoa(p.Asks)
+}
+
+func writeFrontierCSV(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) error {
 	cw := csv.NewWriter(w)
 	cw.Write(frontierHeader)
 	cw.WriteAll(frontierRows(pts, base))
 	return cw.Error()
 }
 
-func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Metrics) error {
+func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) error {
 	var out []map[string]any
 	for _, r := range frontierRows(pts, base) {
 		m := map[string]any{}

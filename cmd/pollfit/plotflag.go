@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"path/filepath"
@@ -81,7 +82,14 @@ func evalPlot(items []estimate.Item, named []namedSchedule, ms []fit.Metrics) *p
 // the log, an estimate.Model, or nil to leave it out) with the ask rates
 // of the result (continuous optimum, exact optimum, fitted schedule) and
 // the fitted asks as ticks.
-func fitPlot(res *fit.Result, d fit.Density) *plot.Figure {
+func fitPlot(study *fit.StudyResult) *plot.Figure {
+	var d fit.Density
+	if m, ok := study.Model.(fit.Density); ok {
+		d = m
+	} else if study.Density != nil {
+		d = study.Density
+	}
+	res := study.Fit
 	t, h := hazardGrid(d, res.Horizon.Seconds())
 	var curves []plot.Curve
 	if c := res.Continuous; c != nil && len(c.Asks) > 1 {
@@ -133,11 +141,11 @@ func hazardGrid(d fit.Density, end float64) (t, h []float64) {
 }
 
 // frontierPlot is frontier --plot: mean lag against requests per item
-// for each kind of schedule fit.Frontier sweeps (the exact optimum solid,
+// for each kind of schedule fit.StudyFrontier sweeps (the limit solid,
 // the families dashed), and named schedules (fitted, baselines) as
 // labelled points (nil for none).
-func frontierPlot(pts []fit.FrontierPoint, points []plot.Point) *plot.Figure {
-	curves := []plot.Curve{{Name: "exact optimum"}, {Name: "best 4 segments"}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
+func frontierPlot(pts []fit.FrontierPoint, points []plot.Point, clauses int) *plot.Figure {
+	curves := []plot.Curve{{Name: "limit (hindsight optimum)"}, {Name: fmt.Sprintf("fitted, %d clauses", clauses)}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
 	for _, p := range pts {
 		for i, pr := range []fit.Prediction{p.Optimum, p.Segments, p.Fixed, p.Backoff, p.Jitter} {
 			if !math.IsNaN(pr.RequestsPerItem) && !math.IsNaN(pr.Lag.Mean) {

@@ -81,39 +81,38 @@ func TestCommandPlots(t *testing.T) {
 	if got := names(evalPlot(its, named, ms)); strings.Join(got, ",") != "a,b" {
 		t.Errorf("eval plot series %q", got)
 	}
-	res, err := fit.Fit(its, fit.Options{Budget: fit.Budget{RequestsPerItem: 5}})
+	st, err := fit.Study(fit.ItemSample(its), fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := names(fitPlot(res, d))
+	got := names(fitPlot(st))
 	if len(got) < 3 || got[0] != "hazard h(t)" || got[len(got)-1] != "asks (fitted)" {
 		t.Errorf("fit plot series %q", got)
 	}
-	// A fit to a log without a density: the rates and asks only.
 	m, err := estimate.ParseModel("lognormal(median=10s, sigma=1)")
 	if err != nil {
 		t.Fatal(err)
 	}
-	mr, err := fit.Optimal(m, fit.Options{Budget: fit.Budget{Price: 1}})
+	mr, err := fit.StudyModel(m, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{Price: 1}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(fitPlot(mr, m)); len(got) < 3 || got[0] != "hazard h(t)" || got[1] != "optimal rate r(t)" {
+	if got := names(fitPlot(mr)); len(got) < 3 || got[0] != "hazard h(t)" || got[1] != "optimal rate r(t)" {
 		t.Errorf("fit plot of a model: series %q", got)
 	}
-	var none *estimate.Dist
-	if got := names(fitPlot(res, none)); len(got) < 2 || got[0] == "hazard h(t)" {
-		t.Errorf("fit plot with a nil *estimate.Dist: series %q", got)
-	}
-	if got := names(fitPlot(res, nil)); len(got) < 2 || got[len(got)-1] != "asks (fitted)" || got[0] == "hazard h(t)" {
-		t.Errorf("fit plot without density: series %q", got)
-	}
-	fr, err := fit.Frontier(nil, its, []float64{2, 4, 8}, fit.Options{}, 1)
+	rough, err := fit.Study(fit.ItemSample(its), fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}, Rough: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = names(frontierPlot(fr, []plot.Point{{Name: "fitted", Cost: res.Fitted.RequestsPerItem, Wait: res.Fitted.Lag.Mean}}))
-	if len(got) < 3 || got[0] != "exact optimum" || got[len(got)-1] != "fitted" {
+	if got := names(fitPlot(rough)); len(got) < 2 || got[len(got)-1] != "asks (fitted)" || got[0] == "hazard h(t)" {
+		t.Errorf("fit plot without density: series %q", got)
+	}
+	fr, _, err := fit.StudyFrontier(fit.ItemSample(its), nil, fit.StudyOptions{}, []float64{2, 4, 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = names(frontierPlot(fr, []plot.Point{{Name: "fitted", Cost: st.Fitted.RequestsPerItem, Wait: st.Fitted.Lag.Mean}}, 4))
+	if len(got) < 3 || got[0] != "limit (hindsight optimum)" || got[len(got)-1] != "fitted" {
 		t.Errorf("frontier plot series %q", got)
 	}
 }

@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
-	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/internal/report"
 	"github.com/spf13/pflag"
@@ -57,51 +57,21 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 				return fmt.Errorf("%s exists (use --force to overwrite it)", *out)
 			}
 		}
-		fo, err := ff.options()
+		rep, err := runStudy(e, rf, ff, args, "report")
 		if err != nil {
 			return err
 		}
-		countBy, err := parseDurationList(ff.countBy)
-		if err != nil {
-			return usagef("report: --count-asks-by: %v", err)
-		}
-		bs, err := parseBaselines(ff.baselines)
+		front, err := reportFrontier(ff, rep)
 		if err != nil {
 			return err
 		}
-		if !hasBudget(fo.Budget) && len(bs) == 0 {
-			return usagef("report: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match")
-		}
-		items, _, err := rf.read(e, args)
-		if err != nil {
-			return err
-		}
-		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args),
-			Fit: fo, Holdout: ff.holdout, Seed: ff.seed, AsksBy: countBy}
+		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Shapes: shapeLines(rep.res)}
 		if opt.Title == "" {
 			opt.Title = "pollfit report: " + strings.Join(args, ", ")
 		}
-		for _, b := range bs {
-			opt.Baselines = append(opt.Baselines, report.Baseline{Name: b.name, Schedule: b.sched})
-		}
-		// The fit is pollfit fit's: the optimum on the smoothed density,
-		// deadline bursts, batch asks and reset on signal, as they pay.
-		var fr *fitReport
-		opt.Fitter = func(train []estimate.Item, o fit.Options) (*fit.Result, error) {
-			fr = &fitReport{in: &fitIn{train: train, smooth: ff.smooth, signals: ff.signals,
-				deadlines: ff.deadlines, batches: ff.batches}, opt: o}
-			return fr.fit(o)
-		}
-		r, err := report.Build(items, opt)
+		r, err := report.Build(rep.res, front, opt)
 		if err != nil {
 			return err
-		}
-		if fr != nil {
-			var b strings.Builder
-			fr.writeShapes(&b)
-			if s := strings.TrimSpace(b.String()); s != "" {
-				r.Facts = append(r.Facts, report.Fact{Label: "shapes", Value: strings.ReplaceAll(s, "\n\n", "; ")})
-			}
 		}
 		if !rf.quiet {
 			for _, w := range r.Warnings {
@@ -110,6 +80,27 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		}
 		return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return report.Write(w, r) })
 	}
+}
+
+// reportFrontier is pollfit frontier's table for the report: seven
+// budgets around the fitted schedule's cost, through the same pipeline.
+func reportFrontier(ff *fitFlagValues, rep *fitReport) ([]fit.FrontierPoint, error) {
+	opt, err := ff.studyOptions("report")
+	if err != nil {
+		return nil, err
+	}
+	base := max(rep.res.Fitted.RequestsPerItem, 1.5)
+	var budgets []float64
+	for k := range 7 {
+		if v := base * math.Pow(2, (float64(k)-3)/2); v >= 1.05 {
+			budgets = append(budgets, v)
+		}
+	}
+	pts, _, err := fit.StudyFrontier(rep.sample, nil, opt, budgets)
+	if err != nil {
+		return nil, fmt.Errorf("report: frontier: %v", err)
+	}
+	return pts, nil
 }
 
 // repCommand is the command line as a shell would take it back.

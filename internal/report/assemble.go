@@ -14,15 +14,19 @@ import (
 // assemble writes the facts, the metrics and the pictures.
 func (b *builder) assemble() {
 	r := b.r
+	st := b.study
 	r.Schedule = schedule.Format(b.fitted)
-	r.Result, r.Fit = b.res, b.opt.Fit
 	r.Metrics = b.metrics
 	r.Facts = b.facts()
-	if b.opt.Holdout > 0 {
-		r.MetricsNote = fmt.Sprintf("Replayed on the %d held-out items (%.0f%%, seed %d); the estimates and the fit use the other %d.",
-			len(b.test), 100*b.opt.Holdout, b.opt.Seed, len(b.train))
+	if st.Holdout > 0 {
+		r.MetricsNote = fmt.Sprintf("Replayed on the %.0f held-out items (%.0f%%, seed %d) to the give-up age %s; the estimates and the fit use the other %.0f.",
+			st.HeldOut.Total(), 100*st.Holdout, st.Seed, plot.FormatAge(st.GiveUp.Age.Seconds()), st.FitOn.Total())
 	} else {
-		r.MetricsNote = fmt.Sprintf("Replayed on all %d items, the ones the schedule was fitted to: expect a little worse on new data (use --holdout).", len(b.test))
+		r.MetricsNote = fmt.Sprintf("Replayed on all %.0f items, the ones the schedule was fitted to, to the give-up age %s: expect a little worse on new data (use --holdout).", st.HeldOut.Total(), plot.FormatAge(st.GiveUp.Age.Seconds()))
+	}
+	r.MetricsNote += " " + st.LimitNote + "."
+	for _, c := range st.Baselines {
+		r.MetricsNote += fmt.Sprintf(" Same cost as %s: %s.", c.Name, comparison(c))
 	}
 	marks := b.marks()
 	t, f, S, h := b.dist.Grid()
@@ -51,24 +55,39 @@ func (b *builder) assemble() {
 	}
 }
 
+// continuous is the continuous-rate schedule's asks, if the fit has one.
+func (b *builder) continuous() []float64 {
+	if c := b.res.Continuous; c != nil {
+		return c.Asks
+	}
+	return nil
+}
+
 func (b *builder) hazardText() string {
 	s := "The hazard is the rate at which waiting items get their answer; a good schedule asks fast where it is high. Rates are asks per second: "
-	if len(b.continuous) > 1 {
+	if len(b.continuous()) > 1 {
 		s += "the continuous optimum r(t), "
 	}
 	s += "the exact optimum's asks (a point per gap, at 1/gap) and the steps of the fitted schedule, whose asks are the ticks along the bottom."
-	if len(b.continuous) <= 1 {
+	if len(b.continuous()) <= 1 {
 		s += " (The optimiser gave no continuous rate at this budget, so r(t) is not drawn.)"
 	}
 	return s
 }
 
 func (b *builder) frontierText() string {
-	fam := " Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at the parameter that spends the same."
-	if b.opt.Holdout > 0 {
-		return "Mean lag against requests per item, all measured on the held-out items. The solid curve is the exact optimum at each cost, fitted on the other items and replayed here, like the fitted schedule: what a fit can promise on new data. A schedule above it waits longer than it needs to for what it spends." + fam
+	return "Mean lag against requests per item, all measured on the items of the table to the give-up age: pollfit frontier's table, drawn. The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap."
+}
+
+// comparison is the one sentence comparing a baseline with the fit at
+// its cost.
+func comparison(c fit.Comparison) string {
+	d := 100 * c.Change
+	word := "less"
+	if d > 0 {
+		word = "more"
 	}
-	return "Mean lag against requests per item, all measured on all the items. The solid curve is the exact optimum at each cost, computed on these same items: no schedule can do better on them, so the distance above it is what a schedule leaves on the table." + fam
+	return fmt.Sprintf("%.1f%% %s mean lag at its held-out cost of %.2f requests per item (%s vs %s)", math.Abs(d), word, c.Baseline.RequestsPerItem, age(c.EqualCostLag), age(c.Baseline.Lag.Mean))
 }
 
 func (b *builder) marks() plot.Marks {
@@ -106,8 +125,8 @@ func (b *builder) fittedAsks() []float64 {
 
 func (b *builder) rates() []plot.Curve {
 	var cs []plot.Curve
-	if len(b.continuous) > 1 {
-		x, y := plot.AskRate(b.continuous)
+	if len(b.continuous()) > 1 {
+		x, y := plot.AskRate(b.continuous())
 		cs = append(cs, plot.Curve{Name: "optimal rate r(t)", X: x, Y: y, Colour: plot.Palette(4)})
 	}
 	if x, y := plot.AskRate(b.res.Optimum.Asks); len(x) > 0 {
@@ -122,12 +141,15 @@ func (b *builder) rates() []plot.Curve {
 }
 
 func (b *builder) lagCurves() []plot.Curve {
-	return LagCurves(b.metrics, b.scheds, b.test)
+	return LagCurves(b.lagged, b.scheds, b.test)
 }
 
 func (b *builder) frontierXY() (curves []plot.Curve, pts []plot.Point) {
 	curves = b.front
 	for _, m := range b.metrics {
+		if m.Name == "limit" {
+			continue // on the limit curve by construction
+		}
 		pts = append(pts, plot.Point{Name: m.Name, Cost: m.RequestsPerItem, Wait: m.Lag.Mean})
 	}
 	return curves, pts
@@ -162,11 +184,16 @@ func (b *builder) facts() []Fact {
 	} else {
 		fs = append(fs, Fact{"batch period", "none found"})
 	}
+	st := b.study
 	fs = append(fs,
-		Fact{"budget", budget(b.opt.Fit)},
-		Fact{"horizon", plot.FormatAge(b.res.Horizon.Seconds())},
-		Fact{"hold-out", holdout(b.opt, len(b.train), len(b.test))},
+		Fact{"budget", budget(st)},
+		Fact{"give up at", fmt.Sprintf("%s (%s)", plot.FormatAge(st.GiveUp.Age.Seconds()), st.GiveUp.Reason)},
+		Fact{"stuck cap", fmt.Sprintf("%d asks by the give-up age to an item that never answers (%s)", st.StuckCap, st.StuckCapReason)},
+		Fact{"hold-out", holdout(st)},
 	)
+	if len(b.opt.Shapes) > 0 {
+		fs = append(fs, Fact{"shapes", strings.Join(b.opt.Shapes, "; ")})
+	}
 	if len(b.metrics) > 0 {
 		m := b.metrics[0]
 		fs = append(fs, Fact{"fitted schedule achieves", fmt.Sprintf("mean lag %s, p99 %s, %.2f requests per item", age(m.Lag.Mean), age(m.Lag.P99), m.RequestsPerItem)})
@@ -189,7 +216,7 @@ func (b *builder) counts() string {
 				pending++
 			}
 		}
-		if b.opt.Holdout == 0 {
+		if b.study.Holdout == 0 {
 			break // test is train
 		}
 	}
@@ -215,8 +242,8 @@ func deadlines(ds []estimate.Deadline) string {
 }
 
 // budget describes the fit's budget and objective.
-func budget(o fit.Options) string {
-	b := o.Budget
+func budget(st *fit.StudyResult) string {
+	b := st.Budget
 	var s string
 	switch {
 	case b.RequestsPerItem > 0:
@@ -228,18 +255,17 @@ func budget(o fit.Options) string {
 	default:
 		s = fmt.Sprintf("price %.3g s of lag per request", b.Price)
 	}
-	seg := o.Segments
-	if seg == 0 {
-		seg = 4
+	if st.BudgetFrom != "" {
+		s += " (" + st.BudgetFrom + "'s cost on the fitting items)"
 	}
-	return fmt.Sprintf("%s; objective %s lag; at most %d segments", s, o.Objective, seg)
+	return fmt.Sprintf("%s; objective %s lag", s, st.Objective)
 }
 
-func holdout(o Options, train, test int) string {
-	if o.Holdout == 0 {
+func holdout(st *fit.StudyResult) string {
+	if st.Holdout == 0 {
 		return "none: fitted and measured on all items"
 	}
-	return fmt.Sprintf("%.0f%% of items (%d) held out to measure on, by a random split with seed %d; %d to fit", 100*o.Holdout, test, o.Seed, train)
+	return fmt.Sprintf("%.0f%% of items (%.0f) held out to measure on, by a random split with seed %d; %.0f to fit", 100*st.Holdout, st.HeldOut.Total(), st.Seed, st.FitOn.Total())
 }
 
 // trustedHazard blanks the hazard where fewer than 1 in 1000 items are

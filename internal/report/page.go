@@ -91,10 +91,10 @@ a { color: var(--accent); }
 <p class="muted">{{.MetricsNote}}</p>
 {{- end}}
 <div class="table"><table>
-<thead><tr><th class="name">schedule</th><th>mean lag</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>requests / item</th><th>detected</th><th>missed</th><th>pending</th>{{range .AsksBy}}<th>{{.}}</th>{{end}}</tr></thead>
+<thead><tr><th class="name">schedule</th><th>mean lag</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>requests / item</th><th>detected</th><th>missed</th><th>pending</th><th>missed share</th><th>stuck asks</th>{{range .AsksBy}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr><td class="name">{{.Name}}</td><td>{{.Mean}}</td><td>{{.P50}}</td><td>{{.P90}}</td><td>{{.P99}}</td><td>{{.Max}}</td><td>{{.Req}}</td><td>{{.Detected}}</td><td>{{.Missed}}</td><td>{{.Pending}}</td>{{range .AsksBy}}<td>{{.}}</td>{{end}}</tr>
+<tr><td class="name">{{.Name}}</td><td>{{.Mean}}</td><td>{{.P50}}</td><td>{{.P90}}</td><td>{{.P99}}</td><td>{{.Max}}</td><td>{{.Req}}</td><td>{{.Detected}}</td><td>{{.Missed}}</td><td>{{.Pending}}</td><td>{{.MissedShare}}</td><td>{{.Stuck}}</td>{{range .AsksBy}}<td>{{.}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table></div>

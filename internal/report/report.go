@@ -29,7 +29,7 @@ type Report struct {
 	// when there is none.
 	Schedule string
 	// Metrics are the replayed schedules, shown as a table.
-	Metrics []fit.Metrics
+	Metrics []fit.Row
 	// MetricsNote says what the metrics were measured on (the hold-out).
 	MetricsNote string
 	// Sections are the pictures, each with a short explanation.
@@ -37,10 +37,8 @@ type Report struct {
 	// Warnings are statistical caveats, shown in a box near the top.
 	Warnings []string
 
-	// Result and Fit are the fit behind the report and its settings (with
-	// the budget Build chose); Write does not use them.
-	Result *fit.Result
-	Fit    fit.Options
+	// Study is the fit behind the report; Write does not use it.
+	Study *fit.StudyResult
 }
 
 // Fact is one labelled fact.
@@ -65,6 +63,7 @@ type row struct {
 	Short                            string // Schedule cut short, if long
 	Items, Detected, Missed, Pending string
 	Mean, P50, P90, P99, Max, Req    string
+	Stuck, MissedShare               string
 	AsksBy                           []string
 }
 
@@ -106,6 +105,7 @@ func Write(w io.Writer, r *Report) error {
 			Name: m.Name, Schedule: m.Schedule,
 			Items: strconv.Itoa(m.Items), Detected: strconv.Itoa(m.Detected),
 			Missed: strconv.Itoa(m.Missed), Pending: strconv.Itoa(m.Pending),
+			Stuck: num(m.Stuck), MissedShare: fmt.Sprintf("%.1f%%", 100*m.MissedShare),
 			Mean: age(m.Lag.Mean), P50: age(m.Lag.P50), P90: age(m.Lag.P90),
 			P99: age(m.Lag.P99), Max: age(m.Lag.Max), Req: num(m.RequestsPerItem),
 			Short: short(m.Schedule, 160), AsksBy: asksBy(m.AsksBy),

@@ -185,16 +185,29 @@ func items(m loggen.Model, n int, seed uint64) []estimate.Item {
 	return loggen.Items(loggen.Rows(m, n, seed))
 }
 
+// build runs the study and its frontier on items and builds the report.
+func build(t *testing.T, its []estimate.Item, so fit.StudyOptions, opt Options) (*Report, error) {
+	t.Helper()
+	st, err := fit.Study(fit.ItemSample(its), so)
+	if err != nil {
+		return nil, err
+	}
+	front, _, err := fit.StudyFrontier(fit.ItemSample(its), nil, so, []float64{3, 6, 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build(st, front, opt)
+}
+
 func TestReportPayments(t *testing.T) {
 	its := items(loggen.Payments, 3000, 1)
 	cmd := "pollfit report payments.csv --requests 10 --holdout 0.3"
-	r, err := Build(its, Options{
-		Inputs: []string{"payments.csv"}, Command: cmd,
-		Fit:       fit.Options{Budget: fit.Budget{RequestsPerItem: 10}},
-		Baselines: []Baseline{{"current", mustParse(t, "1s until 30s, 5s")}, {"push", mustParse(t, "2s, reset on signal")}},
+	r, err := build(t, its, fit.StudyOptions{
+		Options:   fit.Options{Budget: fit.Budget{RequestsPerItem: 10}, Horizon: 15 * time.Minute},
+		Baselines: []fit.Baseline{{Name: "current", Schedule: mustParse(t, "1s until 30s, 5s")}, {Name: "push", Schedule: mustParse(t, "2s, reset on signal")}},
 		Holdout:   0.3, Seed: 2,
 		AsksBy: []time.Duration{30 * time.Second, 2 * time.Minute},
-	})
+	}, Options{Inputs: []string{"payments.csv"}, Command: cmd})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,8 +223,8 @@ func TestReportPayments(t *testing.T) {
 	}
 	series := checkFigures(t, p)
 	for id, want := range map[string][]string{
-		"lags":     {"fitted", "optimum", "current", "push"},
-		"frontier": {"exact optimum", "fixed interval", "backoff ×2", "backoff ×2, full jitter", "fitted", "optimum", "current", "push"},
+		"lags":     {"fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
+		"frontier": {"limit (hindsight optimum)", "fitted schedules", "fixed interval", "backoff ×2", "backoff ×2, full jitter", "fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
 		"survival": {"Kaplan–Meier", "smoothed", "censored (pending)"},
 	} {
 		if !slices.Equal(series[id], want) {
@@ -227,13 +240,13 @@ func TestReportPayments(t *testing.T) {
 	for _, tr := range rows {
 		names = append(names, strings.TrimSpace(text(all(tr, tag("td"))[0])))
 	}
-	if !slices.Equal(names, []string{"fitted", "optimum", "current", "push"}) {
+	if !slices.Equal(names, []string{"fitted", "limit", "exact (fit)", "current", "fitted@current", "push", "fitted@push"}) {
 		t.Errorf("table rows %q", names)
 	}
 	// The fitted schedule is shown in the language and parses back to
 	// the result's schedule; the command is shown verbatim.
 	got, err := schedule.Parse(text(p.byID("schedule")))
-	if err != nil || !got.Equal(r.Result.Schedule) {
+	if err != nil || !got.Equal(r.Study.Schedule) {
 		t.Errorf("schedule %q does not parse back: %v", text(p.byID("schedule")), err)
 	}
 	if c := text(p.byID("command")); c != cmd {
@@ -250,7 +263,7 @@ func TestReportPayments(t *testing.T) {
 	if h := text(heads[len(heads)-1]); h != "asks by 2m" {
 		t.Errorf("last column %q, want asks by 2m", h)
 	}
-	cells := all(rows[2], tag("td"))
+	cells := all(rows[3], tag("td"))
 	if a, b := text(cells[len(cells)-2]), text(cells[len(cells)-1]); a != "31" || b != "49" {
 		t.Errorf("current asks by 30s, 2m = %s, %s; want 31, 49", a, b)
 	}
@@ -261,10 +274,10 @@ func TestReportPayments(t *testing.T) {
 
 func TestReportBatch(t *testing.T) {
 	its := items(loggen.Batch, 3000, 3)
-	r, err := Build(its, Options{
-		Fit:       fit.Options{Budget: fit.Budget{RequestsPerItem: 8}},
-		Baselines: []Baseline{{"every-10s", mustParse(t, "10s")}, {"aligned", mustParse(t, "30s, every 5m at +5s")}},
-	})
+	r, err := build(t, its, fit.StudyOptions{
+		Options:   fit.Options{Budget: fit.Budget{RequestsPerItem: 8}},
+		Baselines: []fit.Baseline{{Name: "every-10s", Schedule: mustParse(t, "10s")}, {Name: "aligned", Schedule: mustParse(t, "30s, every 5m at +5s")}},
+	}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,55 +301,24 @@ func TestReportBatch(t *testing.T) {
 func TestNoBudget(t *testing.T) {
 	its := items(loggen.Deadline, 1500, 4)
 	base := mustParse(t, "2s")
-	r, err := Build(its, Options{Baselines: []Baseline{{"two", base}}})
+	r, err := build(t, its, fit.StudyOptions{Baselines: []fit.Baseline{{Name: "two", Schedule: base}}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bm, err := fit.Replay(base, its, fit.ReplayOptions{})
+	// The budget is the baseline's cost on the fitting items (all of
+	// them, with no hold-out) to the give-up age.
+	bm, err := fit.Replay(base, its, fit.ReplayOptions{Horizon: r.Study.GiveUp.Age})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Fit.Budget.RequestsPerItem; got != bm.RequestsPerItem {
-		t.Errorf("budget %g requests per item, want the baseline's %g", got, bm.RequestsPerItem)
+	if got := r.Study.Budget.RequestsPerItem; got != bm.RequestsPerItem || r.Study.BudgetFrom != "two" {
+		t.Errorf("budget %g requests per item from %q, want the baseline's %g", got, r.Study.BudgetFrom, bm.RequestsPerItem)
 	}
-	if len(r.Warnings) == 0 || !strings.Contains(strings.Join(r.Warnings, " "), "no budget given") {
-		t.Errorf("warnings %q lack the borrowed budget", r.Warnings)
-	}
-	if _, err := Build(its, Options{}); err == nil {
+	if _, err := build(t, its, fit.StudyOptions{}, Options{}); err == nil {
 		t.Error("no budget, no baseline: no error")
 	}
-	if _, err := Build(its, Options{Holdout: 1, Baselines: []Baseline{{"two", base}}}); err == nil {
-		t.Error("hold-out 1: no error")
-	}
-	// One item cannot be split: it is fitted and measured on.
-	var one []estimate.Item
-	for _, it := range its {
-		if it.Status.Final() && it.Age > 1 {
-			one = append(one, it)
-			break
-		}
-	}
-	r, err = Build(one, Options{Holdout: 0.5, Seed: 1, Fit: fit.Options{Budget: fit.Budget{Price: 1}}})
-	if err != nil || r.Metrics[0].Items != 1 || !strings.Contains(strings.Join(r.Warnings, " "), "too few items to hold any out") {
-		t.Errorf("one item, hold-out 0.5: err %v, metrics on %d items, warnings %q", err, r.Metrics[0].Items, r.Warnings)
-	}
-	if _, err := Build(nil, Options{}); err == nil {
-		t.Error("no items: no error")
-	}
-}
-
-func TestSplit(t *testing.T) {
-	its := items(loggen.Payments, 2000, 5)
-	a1, b1 := split(its, 0.25, 9)
-	a2, b2 := split(its, 0.25, 9)
-	if len(a1)+len(b1) != len(its) || len(a1) != len(a2) || len(b1) != len(b2) {
-		t.Fatalf("split sizes %d+%d, again %d+%d, of %d", len(a1), len(b1), len(a2), len(b2), len(its))
-	}
-	if sd := math.Sqrt(2000 * 0.25 * 0.75); math.Abs(float64(len(b1))-500) > 4*sd {
-		t.Errorf("held out %d, want about 500", len(b1))
-	}
-	if a, b := split(its, 0, 9); len(a) != len(its) || len(b) != len(its) {
-		t.Error("no hold-out: train and test are not all items")
+	if _, err := Build(nil, nil, Options{}); err == nil {
+		t.Error("no study: no error")
 	}
 }
 
@@ -357,8 +339,13 @@ func BenchmarkReport(b *testing.B) {
 	its := items(loggen.Payments, 10000, 1)
 	base, _ := schedule.Parse("1s until 30s, 5s")
 	for range b.N {
-		r, err := Build(its, Options{Fit: fit.Options{Budget: fit.Budget{RequestsPerItem: 10}},
-			Baselines: []Baseline{{"now", base}}, Holdout: 0.3, Seed: 1})
+		so := fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 10}},
+			Baselines: []fit.Baseline{{Name: "now", Schedule: base}}, Holdout: 0.3, Seed: 1}
+		st, err := fit.Study(fit.ItemSample(its), so)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := Build(st, nil, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

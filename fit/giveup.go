@@ -1,0 +1,111 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// Never, as a horizon, keeps a schedule that never stops (see
+// StudyOptions.Horizon).
+const Never time.Duration = -1
+
+// DefaultGiveUpShare is the share of final answers that must have landed
+// by the default give-up age.
+const DefaultGiveUpShare = 0.99
+
+// GiveUp is a give-up age H and why it was chosen: the poller stops
+// asking at H, every schedule is replayed and costed to H, and an answer
+// after H is missed.
+type GiveUp struct {
+	Age time.Duration
+	// Share is the share of final answers that land by Age (by the
+	// Kaplan–Meier estimate of the fitting items, or the model).
+	Share float64
+	// Reason says where Age came from, for people: "99.3% of answers
+	// land by then", "the --horizon given", "now stops there".
+	Reason string
+}
+
+// String is "15m (99.3% of answers land by then)".
+func (g GiveUp) String() string {
+	return fmt.Sprintf("%s (%s)", schedule.FormatDuration(g.Age), g.Reason)
+}
+
+// giveUpAges are the nice ages a default give-up age is chosen from:
+// 1, 2, 5, 10, 15, 30 × s, min and h, then days.
+func giveUpAges() []time.Duration {
+	var out []time.Duration
+	for _, u := range []time.Duration{time.Second, time.Minute, time.Hour} {
+		for _, x := range []time.Duration{1, 2, 5, 10, 15, 30} {
+			if u == time.Hour && x == 30 {
+				continue
+			}
+			out = append(out, x*u)
+		}
+	}
+	for _, d := range []time.Duration{1, 2, 3, 7, 14, 30, 60, 90, 365} {
+		out = append(out, d*24*time.Hour)
+	}
+	return out
+}
+
+// DefaultGiveUp is the smallest nice age by which share (default
+// DefaultGiveUpShare) of the final answers have landed, where answered
+// is the share of all items with a final answer by age t (a CDF that may
+// tend to less than 1: the rest never settles) and total its limit. It
+// is never the width of a log's window: only where the answers land.
+func DefaultGiveUp(answered func(t float64) float64, total, share float64) GiveUp {
+	if share <= 0 || share > 1 {
+		share = DefaultGiveUpShare
+	}
+	ages := giveUpAges()
+	if !(total > 0) {
+		return GiveUp{Age: ages[0], Share: 1, Reason: "no answers to wait for"}
+	}
+	for _, a := range ages {
+		got := answered(a.Seconds()) / total
+		if got >= share-1e-12 {
+			return GiveUp{Age: a, Share: got, Reason: fmt.Sprintf("%s of answers land by then", percent(got))}
+		}
+	}
+	a := ages[len(ages)-1]
+	got := answered(a.Seconds()) / total
+	return GiveUp{Age: a, Share: got, Reason: fmt.Sprintf("only %s of answers land by then", percent(got))}
+}
+
+// percent writes a share as "99.3%", never rounding a share below 1 up
+// to "100%".
+func percent(x float64) string {
+	p := math.Floor(x*1000) / 10
+	if x >= 1 {
+		p = 100
+	}
+	return fmt.Sprintf("%.1f%%", p)
+}
+
+// capGiveUp caps g at the longest end of the baselines, when every one
+// of them stops: a comparison is made at the age the baselines give up.
+func capGiveUp(g GiveUp, baselines []Baseline, answered func(t float64) float64, total float64) GiveUp {
+	var longest time.Duration
+	name := ""
+	for _, b := range baselines {
+		end, ok := b.Schedule.End()
+		if !ok {
+			return g
+		}
+		if end > longest {
+			longest, name = end, b.Name
+		}
+	}
+	if name == "" || longest >= g.Age {
+		return g
+	}
+	got := 1.0
+	if total > 0 {
+		got = answered(longest.Seconds()) / total
+	}
+	return GiveUp{Age: longest, Share: got, Reason: fmt.Sprintf("%s stops there; %s of answers land by then", name, percent(got))}
+}

@@ -1,0 +1,118 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// A stuck item never answers: a schedule asks it every time up to the
+// horizon. That count, the stuck cost, is the second budget of a fit
+// (Options.StuckAsks): a schedule that spends few requests per item on
+// average can still hammer the items that never settle.
+
+// withinStuck reports whether a schedule of n asks up to the horizon
+// keeps within the stuck cap.
+func (p *problem) withinStuck(n int) bool {
+	return p.opt.StuckAsks <= 0 || p.kind == byAsks || n <= p.opt.StuckAsks
+}
+
+// quantised is the best schedule of at most Segments nice clauses within
+// the budget and the stuck cap.
+func (p *problem) quantised() (*schedule.Schedule, float64, error) {
+	first := time.Duration(math.Round(p.first*1e3)) * time.Millisecond
+	minGap := time.Duration(p.minGap * 1e9)
+	maxGap := time.Duration(p.maxGap * 1e9)
+	sg := newSegments(p.l, first, p.horizon, p.forever, p.opt.AnyValues, minGap, maxGap, p.countTo, p.spendLimit())
+	path, mult, err := p.capStuck(sg)
+	if err != nil {
+		return nil, 0, err
+	}
+	s := sg.schedule(path)
+	if err := s.Validate(); err != nil {
+		return nil, 0, errors.New("quantised schedule: internal error: " + err.Error())
+	}
+	return s, mult, nil
+}
+
+// capStuck solves the segment programme within the budget and, when the
+// cheapest schedule asks a stuck item more than the cap allows, searches
+// the least price per ask (sg.askPrice) at which it no longer does,
+// keeping the best schedule within both budgets found on the way.
+func (p *problem) capStuck(sg *segments) ([]segEdge, float64, error) {
+	sg.askPrice = 0
+	path, mult, err := p.quantisedAt(sg)
+	cap := float64(p.opt.StuckAsks)
+	if err != nil || p.withinStuck(int(stuckAsks(path))) {
+		return path, mult, err
+	}
+	var best []segEdge
+	bestMult, bestObj := 0.0, math.Inf(1)
+	try := func(price float64) bool {
+		sg.askPrice = price
+		path, mult, err := p.quantisedAt(sg)
+		if err != nil || stuckAsks(path) > cap {
+			return false
+		}
+		s, _ := sg.total(path)
+		obj := s.objective(p.opt.Objective)
+		if p.kind == byPrice {
+			obj += p.opt.Budget.Price * s.requests
+		}
+		if obj < bestObj {
+			best, bestMult, bestObj = path, mult, obj
+		}
+		return true
+	}
+	hi := 1e-9 * math.Max(p.end, 1)
+	for !try(hi) {
+		if hi *= 4; hi > 1e9 {
+			return nil, 0, fmt.Errorf("no schedule of %d clauses asks an item that never answers at most %d times by %s within the budget: raise the stuck cap (--stuck-asks) or the budget, or give a shorter --horizon",
+				p.opt.Segments, p.opt.StuckAsks, schedule.FormatDuration(p.horizon))
+		}
+	}
+	lo := hi / 4
+	for range 30 {
+		mid := math.Sqrt(lo * hi)
+		if try(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+		if hi/lo < 1.01 {
+			break
+		}
+	}
+	sg.askPrice = 0
+	return best, bestMult, nil
+}
+
+// quantisedAt solves the segment programme at sg's price per ask: at
+// the budget's price, or within its requests or asks.
+func (p *problem) quantisedAt(sg *segments) ([]segEdge, float64, error) {
+	if p.kind == byPrice {
+		run := func(m float64) trial {
+			lambda, mu := p.mults(m)
+			path := sg.solve(p.opt.Objective, p.opt.Segments, lambda, mu)
+			if path == nil {
+				return trial{mult: m}
+			}
+			s, n := sg.total(path)
+			return trial{mult: m, ok: true, spent: p.spent(s, n), objective: s.objective(p.opt.Objective), sol: path}
+		}
+		t, err := p.optimise(run)
+		if err != nil {
+			return nil, 0, fmt.Errorf("quantised schedule: %w", err)
+		}
+		return t.sol.([]segEdge), t.mult, nil
+	}
+	path := sg.solveWithin(p.opt.Objective, p.opt.Segments, p.opt.Budget.limit(), p.kind == byAsks, 1000)
+	if path == nil {
+		return nil, 0, fmt.Errorf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times): raise the budget or --segments, set a shorter --horizon, or try --nice=false",
+			p.opt.Segments, schedule.FormatDuration(p.horizon), maxSegmentAsks)
+	}
+	return path, 0, nil
+}

@@ -1,0 +1,259 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// Baseline is a schedule to compare a fit with, such as the one a team
+// runs today.
+type Baseline struct {
+	Name     string
+	Schedule *schedule.Schedule
+}
+
+// StudyOptions are the settings of Study. The zero value of every field
+// is its documented default; a budget (Options.Budget) or a baseline
+// must be given.
+type StudyOptions struct {
+	// Options are the fit's settings. Budget may be left empty when
+	// Baselines are given: the first baseline's cost on the fitting
+	// items is the budget. Horizon is the give-up age H: zero chooses
+	// the default (see DefaultGiveUp, capped at the longest baseline's
+	// end when every baseline stops), Never keeps a schedule that never
+	// stops. StuckAsks zero derives the cap: the baseline's own stuck
+	// cost when its cost is the budget, else DefaultStuckFactor × the
+	// requests budget (or the requests a price buys).
+	Options
+	// GiveUpShare is the share of final answers that land by the
+	// default give-up age (default DefaultGiveUpShare).
+	GiveUpShare float64
+	// Holdout is the share of a sample held out, by a seeded random
+	// split, to measure on (0: fit and measure on the whole sample).
+	Holdout float64
+	Seed    uint64
+	// Rough fits the exact optimum (and Exact schedules) to the raw
+	// fitting items rather than their smoothed density, which they
+	// overfit.
+	Rough bool
+	// NoDeadlines, NoBatches and NoSignals leave out the shapes: a burst
+	// after each deadline, wall-clock aligned asks after batch
+	// boundaries, reset on signal.
+	NoDeadlines, NoBatches, NoSignals bool
+	// Baselines are replayed next to the fit, and the fit is repeated
+	// at each one's cost.
+	Baselines []Baseline
+	// AsksBy are the ages at which each row counts the asks to an item
+	// that never answers.
+	AsksBy []time.Duration
+}
+
+// DefaultStuckFactor times the requests budget is the default stuck cap.
+const DefaultStuckFactor = 8
+
+// Row is one schedule measured: on the held-out items (or the model),
+// to the give-up age.
+type Row struct {
+	Metrics
+	// Stuck is the stuck cost: the asks by the give-up age to an item
+	// that never answers (for a schedule that never stops, by the
+	// age it was replayed to).
+	Stuck float64
+	// Missed is the share of final answers that come after the give-up
+	// age, or after the schedule's last ask.
+	MissedShare float64
+}
+
+// StudyResult is everything a fit study finds, rendered by pollfit's
+// text, JSON, plots and report alike.
+type StudyResult struct {
+	// Schedule is the schedule to ship.
+	Schedule *schedule.Schedule
+	// Fit is the main fit on the fitting items (or the model).
+	Fit *Result
+	// Budget is what the fit spends; BudgetFrom names the baseline whose
+	// cost it is, if any.
+	Budget     Budget
+	BudgetFrom string
+	Objective  Objective
+	// GiveUp is the give-up age every row is replayed and costed to;
+	// Never reports that the schedule never stops (GiveUp.Age is then
+	// the age the log's last answer is seen by).
+	GiveUp GiveUp
+	Never  bool
+	// StuckCap caps Fitted.Stuck, for StuckCapReason.
+	StuckCap       int
+	StuckCapReason string
+	// Fitted is the schedule to ship, measured.
+	Fitted Row
+	// Limit is the hindsight optimum: the exact optimum computed on the
+	// very items the rows are measured on, at Fitted's cost there. No
+	// age-based schedule that sees every answer by the give-up age beats
+	// it at that cost. LimitNote says what it covers.
+	Limit     Row
+	LimitNote string
+	// ExactFit is the exact optimum fitted on the fitting items (their
+	// smoothed density) and replayed on the held-out ones; it may lose
+	// to the clauses of Fitted. Nil for a model.
+	ExactFit *Row
+	// Continuous is the continuous-rate schedule (a model only).
+	Continuous *Row
+	// Baselines compares each baseline with the fit at its cost.
+	Baselines []Comparison
+	// Shapes is what the estimators found on the fitting items.
+	Shapes *Shapes
+	// FitOn and HeldOut are the samples fitted on and measured on (the
+	// same sample when nothing was held out); nil for a model.
+	FitOn, HeldOut *Sample
+	Holdout        float64
+	Seed           uint64
+	// Survival is the Kaplan–Meier estimate of the fitting items, and
+	// Density their smoothed density (nil with Rough); both nil for a
+	// model.
+	Survival *estimate.Survival
+	Density  *estimate.Dist
+	// Model is the distribution fitted to, for a model.
+	Model Distribution
+	// Notes are caveats worth telling the user.
+	Notes []string
+}
+
+// Study fits a schedule to a sample and measures it, the limit and each
+// baseline on the held-out part, all to one give-up age: the pipeline of
+// pollfit fit and pollfit report.
+func Study(smp Sample, opt StudyOptions) (*StudyResult, error) {
+	st, err := newStudy(smp, nil, opt)
+	if err != nil {
+		return nil, err
+	}
+	return st.run()
+}
+
+// StudyModel is Study on a settle-time model: every figure is an exact
+// integral, and there is nothing to hold out.
+func StudyModel(d Distribution, opt StudyOptions) (*StudyResult, error) {
+	st, err := newStudy(Sample{}, d, opt)
+	if err != nil {
+		return nil, err
+	}
+	return st.run()
+}
+
+// newStudy splits the sample and estimates what the fits need.
+func newStudy(smp Sample, model Distribution, opt StudyOptions) (*study, error) {
+	if model != nil {
+		return &study{opt: opt, model: model, res: &StudyResult{Objective: opt.Objective, Model: model}}, nil
+	}
+	if smp.Len() == 0 {
+		return nil, errors.New("no items")
+	}
+	if !(opt.Holdout >= 0 && opt.Holdout < 1) {
+		return nil, fmt.Errorf("hold-out share %g: want 0 ≤ share < 1", opt.Holdout)
+	}
+	st := &study{opt: opt, res: &StudyResult{Objective: opt.Objective, Holdout: opt.Holdout, Seed: opt.Seed}}
+	train, test := SplitSample(smp, opt.Holdout, opt.Seed)
+	if train.Len() == 0 || test.Len() == 0 {
+		if opt.Holdout > 0 {
+			st.note("too few items to hold any out; measuring on the fitting items")
+		}
+		train, test, st.res.Holdout = smp, smp, 0
+	}
+	st.train, st.test = train, test
+	st.res.FitOn, st.res.HeldOut = &st.train, &st.test
+	st.km = sampleKM(train)
+	st.res.Survival = st.km
+	if !opt.Rough {
+		st.res.Density = estimate.Density(st.km, estimate.DensityOptions{})
+	}
+	return st, nil
+}
+
+// study carries one Study's state.
+type study struct {
+	opt         StudyOptions
+	res         *StudyResult
+	model       Distribution
+	train, test Sample
+	km          *estimate.Survival
+	horizon     time.Duration // the Options.Horizon each fit gets
+}
+
+func (st *study) note(format string, args ...any) {
+	st.res.Notes = append(st.res.Notes, fmt.Sprintf(format, args...))
+}
+
+func (st *study) run() (*StudyResult, error) {
+	r := st.res
+	if err := st.giveUp(); err != nil {
+		return nil, err
+	}
+	if err := st.budget(); err != nil {
+		return nil, err
+	}
+	if err := st.stuckCap(); err != nil {
+		return nil, err
+	}
+	res, err := st.fit(r.Budget, r.StuckCap)
+	if err != nil {
+		return nil, err
+	}
+	r.Fit, r.Schedule = res, res.Schedule
+	if r.Fitted, err = st.measure("fitted", res.Schedule); err != nil {
+		return nil, err
+	}
+	if err := st.rows(); err != nil {
+		return nil, err
+	}
+	if err := st.limit(); err != nil {
+		return nil, fmt.Errorf("limit: %v", err)
+	}
+	return r, st.compare()
+}
+
+// answered is the share of all items with a final answer by age t, and
+// its limit: from the model, or the Kaplan–Meier estimate of the fitting
+// items.
+func (st *study) answered() (func(t float64) float64, float64) {
+	if st.model != nil {
+		return st.model.CDF, st.model.CDF(math.MaxFloat64)
+	}
+	return func(t float64) float64 { return 1 - st.km.At(t) }, 1 - st.km.Never()
+}
+
+// giveUp fixes the give-up age.
+func (st *study) giveUp() error {
+	o, r := st.opt, st.res
+	switch {
+	case o.Horizon == Never:
+		if o.Budget.AsksBy > 0 || o.Budget.MaxAttempts > 0 {
+			return errors.New("an asks-by or max-attempts budget stops at its age: a never-stopping horizon does not go with it")
+		}
+		r.Never = true
+		r.GiveUp = GiveUp{Reason: "never stops: --horizon never"}
+		return nil
+	case o.Horizon < 0:
+		return fmt.Errorf("horizon %s: want a positive age or never", o.Horizon)
+	case o.Budget.AsksBy > 0:
+		if o.Horizon > 0 && o.Horizon != o.Budget.AsksByAge {
+			return errors.New("asks-by N@T stops asking at T: give no other horizon")
+		}
+		r.GiveUp = GiveUp{Age: o.Budget.AsksByAge, Reason: "the asks-by budget's age"}
+	case o.Horizon > 0:
+		r.GiveUp = GiveUp{Age: o.Horizon, Reason: "the horizon given"}
+		st.horizon = o.Horizon
+	default:
+		ans, total := st.answered()
+		g := DefaultGiveUp(ans, total, o.GiveUpShare)
+		r.GiveUp = capGiveUp(g, o.Baselines, ans, total)
+		st.horizon = r.GiveUp.Age
+	}
+	if ans, total := st.answered(); total > 0 && r.GiveUp.Share == 0 {
+		r.GiveUp.Share = ans(r.GiveUp.Age.Seconds()) / total
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// Comparison is a baseline against the schedule fitted at its cost, both
+// measured on the held-out items to the give-up age.
+type Comparison struct {
+	Name     string
+	Baseline Row
+	// Budget is the baseline's cost on the fitting items, and StuckCap
+	// its stuck cost: the fit at its cost honours both.
+	Budget   Budget
+	StuckCap int
+	// Schedule is the schedule fitted at the baseline's cost, and Fitted
+	// it measured.
+	Schedule *schedule.Schedule
+	Fitted   Row
+	// EqualCostLag is the fitted schedules' mean lag at the baseline's
+	// held-out requests per item: Fitted's own when the held-out costs
+	// agree to 0.5%, else interpolated between fits at two budgets either
+	// side (or extrapolated from the nearest two). Change is
+	// EqualCostLag relative to the baseline's mean lag, minus one.
+	EqualCostLag, Change float64
+	// Interpolated reports whether EqualCostLag was interpolated.
+	Interpolated bool
+}
+
+// compare measures each baseline and fits at its cost.
+func (st *study) compare() error {
+	r := st.res
+	for _, b := range st.opt.Baselines {
+		c, err := st.compareOne(b)
+		if err != nil {
+			return fmt.Errorf("baseline %s: %v", b.Name, err)
+		}
+		r.Baselines = append(r.Baselines, c)
+	}
+	return nil
+}
+
+func (st *study) compareOne(b Baseline) (Comparison, error) {
+	r := st.res
+	base, err := st.measure(b.Name, b.Schedule)
+	if err != nil {
+		return Comparison{}, err
+	}
+	c := Comparison{Name: b.Name, Baseline: base, StuckCap: st.baselineStuck(b.Schedule)}
+	if c.Budget, err = st.cost(b.Schedule, r.Budget); err != nil {
+		return Comparison{}, err
+	}
+	if r.Budget.AsksBy > 0 || r.Budget.MaxAttempts > 0 {
+		c.StuckCap = c.Budget.AsksBy + c.Budget.MaxAttempts
+	}
+	res := r.Fit
+	if b.Name != r.BudgetFrom {
+		if res, err = st.fit(c.Budget, c.StuckCap); err != nil {
+			return Comparison{}, fmt.Errorf("at its cost: %v", err)
+		}
+	}
+	c.Schedule = res.Schedule
+	if c.Fitted, err = st.measure("fitted@"+b.Name, res.Schedule); err != nil {
+		return Comparison{}, err
+	}
+	c.EqualCostLag = c.Fitted.Lag.Mean
+	if err := st.equalCost(&c); err != nil {
+		return Comparison{}, err
+	}
+	c.Change = c.EqualCostLag/base.Lag.Mean - 1
+	return c, nil
+}
+
+// equalCost sets the fitted lag at the baseline's held-out requests per
+// item when the held-out costs differ: the fit again at the budget scaled
+// by the ratio of the costs, and the line through the two fits.
+func (st *study) equalCost(c *Comparison) error {
+	want, got := c.Baseline.RequestsPerItem, c.Fitted.RequestsPerItem
+	if c.Budget.RequestsPerItem == 0 || math.Abs(got-want) <= 5e-3*want {
+		return nil
+	}
+	b := Budget{RequestsPerItem: math.Max(1, c.Budget.RequestsPerItem*want/got)}
+	res, err := st.fit(b, c.StuckCap)
+	if err != nil {
+		return nil // no second fit: keep the pair as measured
+	}
+	m, err := st.measure("", res.Schedule)
+	if err != nil {
+		return err
+	}
+	x0, y0, x1, y1 := got, c.Fitted.Lag.Mean, m.RequestsPerItem, m.Lag.Mean
+	switch {
+	case math.Abs(x1-want) <= 5e-3*want:
+		c.EqualCostLag = y1
+	case x1 != x0:
+		c.EqualCostLag = y0 + (y1-y0)*(want-x0)/(x1-x0)
+	default:
+		return nil
+	}
+	c.Interpolated = true
+	return nil
+}

@@ -1,0 +1,160 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// sampleKM is the Kaplan–Meier estimate of a sample.
+func sampleKM(smp Sample) *estimate.Survival {
+	ts := make([]float64, smp.Len())
+	final := make([]bool, smp.Len())
+	for i, it := range smp.Items {
+		ts[i], final[i] = it.Age, it.Status.Final()
+	}
+	return estimate.KaplanMeier(ts, final, smp.Weights)
+}
+
+// budget fills an empty budget from the first baseline's cost on the
+// fitting data.
+func (st *study) budget() error {
+	o, r := st.opt, st.res
+	if o.Budget != (Budget{}) {
+		r.Budget = o.Budget
+		return nil
+	}
+	if len(o.Baselines) == 0 {
+		return fmt.Errorf("give a budget or a baseline to match")
+	}
+	b := o.Baselines[0]
+	cost, err := st.cost(b.Schedule, Budget{RequestsPerItem: 1})
+	if err != nil {
+		return fmt.Errorf("baseline %s: %v", b.Name, err)
+	}
+	r.Budget, r.BudgetFrom = cost, b.Name
+	return nil
+}
+
+// cost is what s spends on the fitting data to the give-up age, as a
+// budget of the same kind as like.
+func (st *study) cost(s *schedule.Schedule, like Budget) (Budget, error) {
+	h := st.res.GiveUp.Age
+	switch {
+	case like.AsksBy > 0:
+		return Budget{AsksBy: int(math.Floor(AsksBy(s, like.AsksByAge) + 1e-9)), AsksByAge: like.AsksByAge}, nil
+	case like.MaxAttempts > 0:
+		return Budget{MaxAttempts: int(math.Floor(AsksBy(s, h) + 1e-9))}, nil
+	}
+	m, err := st.measureOn(st.train, "", s)
+	if err != nil {
+		return Budget{}, err
+	}
+	return Budget{RequestsPerItem: m.RequestsPerItem}, nil
+}
+
+// stuckCap fixes the cap on the asks to an item that never answers.
+func (st *study) stuckCap() error {
+	o, r := st.opt, st.res
+	b := r.Budget
+	switch {
+	case o.StuckAsks < 0:
+		return fmt.Errorf("stuck asks %d: want a positive cap", o.StuckAsks)
+	case b.AsksBy > 0 || b.MaxAttempts > 0:
+		r.StuckCapReason = "the budget counts the asks to an item that never answers"
+		r.StuckCap = b.AsksBy + b.MaxAttempts
+		if o.StuckAsks > 0 {
+			st.note("--stuck-asks is ignored: the %s budget caps those asks already", budgetKindText(b))
+		}
+	case o.StuckAsks > 0:
+		r.StuckCap, r.StuckCapReason = o.StuckAsks, "--stuck-asks"
+	case r.BudgetFrom != "":
+		r.StuckCap = st.baselineStuck(o.Baselines[0].Schedule)
+		r.StuckCapReason = r.BudgetFrom + "'s own"
+	case b.RequestsPerItem > 0:
+		r.StuckCap = int(math.Ceil(DefaultStuckFactor*b.RequestsPerItem - 1e-9))
+		r.StuckCapReason = fmt.Sprintf("%d × the requests budget; --stuck-asks to change", DefaultStuckFactor)
+	default:
+		// A price: the cap follows the requests the price buys.
+		res, err := st.fit(b, 0)
+		if err != nil {
+			return err
+		}
+		req := res.Fitted.RequestsPerItem
+		r.StuckCap = int(math.Ceil(DefaultStuckFactor * math.Max(req, 1)))
+		r.StuckCapReason = fmt.Sprintf("%d × the %.3g requests per item the price buys; --stuck-asks to change", DefaultStuckFactor, req)
+	}
+	return nil
+}
+
+func budgetKindText(b Budget) string {
+	if b.AsksBy > 0 {
+		return "asks-by"
+	}
+	return "max-attempts"
+}
+
+// baselineStuck is a baseline's stuck cost at the give-up age, whole.
+func (st *study) baselineStuck(s *schedule.Schedule) int {
+	h := st.res.GiveUp.Age
+	if st.res.Never {
+		h = st.neverAge(s)
+	}
+	return int(math.Ceil(AsksBy(s, h) - 1e-9))
+}
+
+// options are the fit's options at budget b and stuck cap.
+func (st *study) options(b Budget, stuck int) Options {
+	o := st.opt.Options
+	o.Budget, o.StuckAsks, o.Horizon = b, stuck, st.horizon
+	if b.AsksBy > 0 {
+		o.Horizon = 0
+	}
+	o.Consider = nil
+	for _, bl := range st.opt.Baselines {
+		o.Consider = append(o.Consider, bl.Schedule)
+	}
+	return o
+}
+
+// fit fits at budget b within the stuck cap: to the model, or to the
+// fitting items with the exact optimum on their smoothed density and the
+// shapes that pay.
+func (st *study) fit(b Budget, stuck int) (*Result, error) {
+	o := st.options(b, stuck)
+	if st.model != nil {
+		return Optimal(st.model, o)
+	}
+	res, err := fitSample(st.train, o)
+	if err != nil {
+		return nil, err
+	}
+	if st.res.Density != nil {
+		st.smoothOptimum(res, o)
+	}
+	if err := st.shape(res, o); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// smoothOptimum fits the exact optimum (and the schedule, with Exact) to
+// the smoothed density of the fitting items at the fit's horizon; on
+// failure it keeps the fit to the items.
+func (st *study) smoothOptimum(res *Result, opt Options) {
+	o := opt
+	o.Horizon, o.Exact, o.Consider = res.Horizon, true, nil
+	if o.Budget.AsksBy > 0 {
+		o.Horizon = 0
+	}
+	sm, err := Optimal(st.res.Density, o)
+	if err != nil {
+		return
+	}
+	res.Optimum, res.Continuous = sm.Optimum, sm.Continuous
+	if opt.Exact {
+		res.Schedule = sm.Schedule
+	}
+}

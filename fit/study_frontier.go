@@ -1,0 +1,154 @@
+package fit
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// StudyFrontier sweeps requests-per-item budgets through Study's
+// pipeline: at each budget B the schedule is the one Study ships at B
+// (same hold-out split, give-up age, stuck cap, smoothing and shapes),
+// measured on the held-out items; Optimum is the limit there at B; and
+// the families (fixed interval, exponential backoff ×2 with and without
+// full jitter) take their best parameter within B and the stuck cap,
+// measured on the same items to the same give-up age. The baselines
+// (opt.Baselines) are returned measured as Study measures them. Give a
+// sample, or a model (smp empty).
+func StudyFrontier(smp Sample, model Distribution, opt StudyOptions, budgets []float64) ([]FrontierPoint, []Row, error) {
+	if len(budgets) == 0 {
+		return nil, nil, errors.New("no budgets")
+	}
+	opt.Budget = Budget{RequestsPerItem: slices.Max(budgets)}
+	st, err := newStudy(smp, model, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := st.giveUp(); err != nil {
+		return nil, nil, err
+	}
+	st.res.Budget = opt.Budget
+	fam, err := st.families()
+	if err != nil {
+		return nil, nil, err
+	}
+	sorted := slices.Clone(budgets)
+	slices.Sort(sorted)
+	var out []FrontierPoint
+	var best [3]Prediction
+	for k := range best {
+		best[k] = nanPrediction()
+	}
+	for _, b := range sorted {
+		fp, err := st.frontierPoint(b, fam)
+		if err != nil {
+			return nil, nil, err
+		}
+		// A family's best within b is at least as good as within less.
+		for k, pr := range []*Prediction{&fp.Fixed, &fp.Backoff, &fp.Jitter} {
+			if math.IsNaN(pr.Lag.Mean) || (!math.IsNaN(best[k].Lag.Mean) && best[k].Lag.Mean < pr.Lag.Mean) {
+				*pr = best[k]
+			}
+			best[k] = *pr
+		}
+		out = append(out, fp)
+	}
+	var rows []Row
+	for _, bl := range opt.Baselines {
+		r, err := st.measure(bl.Name, bl.Schedule)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows = append(rows, r)
+	}
+	return out, rows, nil
+}
+
+// frontierPoint is one budget of StudyFrontier.
+func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint, error) {
+	fp := FrontierPoint{RequestsPerItem: b}
+	budget := Budget{RequestsPerItem: b}
+	st.res.Budget, st.res.BudgetFrom, st.res.Fit = budget, "", nil
+	if err := st.stuckCap(); err != nil {
+		return fp, err
+	}
+	cap := st.res.StuckCap
+	res, err := st.fit(budget, cap)
+	if err != nil {
+		fp.Segments, fp.Optimum = nanPrediction(), nanPrediction()
+	} else {
+		row, err := st.measure("fitted", res.Schedule)
+		if err != nil {
+			return fp, err
+		}
+		fp.Segments, fp.Schedule = row.prediction(), res.Schedule.String()
+	}
+	first, free := fam.p.first, false
+	for _, bl := range st.opt.Baselines {
+		if a, ok := bl.Schedule.Timeline().Next(0); !ok || a != st.opt.FirstAsk {
+			first, free = 0, true
+		}
+	}
+	lim, err := hindsight(fam.p.l, fam.cands, first, free, st.opt.Objective, b)
+	if err == nil {
+		pa, pb := predict(fam.p.l, lim.a), predict(fam.p.l, lim.b)
+		fp.Optimum = Prediction{RequestsPerItem: b, Detected: lim.mix(pa.Detected, pb.Detected)}
+		fp.Optimum.Lag = LagStats{Mean: lim.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / fp.Optimum.Detected, P50: math.NaN(), P90: math.NaN(), P95: math.NaN(), P99: math.NaN(), Max: math.NaN()}
+	} else {
+		fp.Optimum = nanPrediction()
+	}
+	fp.Fixed, fp.FixedInterval = fam.fixed.within(b, cap, st.opt.Seed, true)
+	fp.Backoff, fp.BackoffBase = fam.backoff.within(b, cap, st.opt.Seed, true)
+	fp.Jitter, fp.JitterBase = fam.jitter.within(b, cap, st.opt.Seed, false)
+	return fp, nil
+}
+
+// prediction is a row as a Prediction.
+func (r Row) prediction() Prediction {
+	return Prediction{Lag: r.Lag, RMSLag: math.NaN(), RequestsPerItem: r.RequestsPerItem, Detected: float64(r.Detected) / math.Max(float64(r.Items), 1), Asks: int(math.Round(r.Stuck))}
+}
+
+// frontierFamilies are the one-parameter families on the held-out items.
+type frontierFamilies struct {
+	p                      *problem
+	cands                  []float64
+	fixed, backoff, jitter *family
+}
+
+func (st *study) families() (*frontierFamilies, error) {
+	o := st.opt.Options
+	o.Horizon = st.res.GiveUp.Age
+	if st.res.Never {
+		o.Horizon = 0
+	}
+	p, err := newProblem(Options{Budget: Budget{RequestsPerItem: 1}, Objective: o.Objective, Horizon: o.Horizon,
+		FirstAsk: o.FirstAsk, MinInterval: o.MinInterval, MaxInterval: o.MaxInterval})
+	if err != nil {
+		return nil, err
+	}
+	f := &frontierFamilies{p: p}
+	if st.model != nil {
+		end := o.Horizon.Seconds()
+		if end <= 0 {
+			p.forever, end = true, tailAge(st.model, 1e-9)
+		}
+		p.setEnd(end)
+		p.l = newDistLaw(st.model, p.end)
+		f.cands = candidates(p.l, 0, p.end, 2000)
+	} else {
+		end := o.Horizon
+		if end <= 0 {
+			p.forever, end = true, LargestFinalAge(st.test.Items)
+		}
+		p.setEnd(end.Seconds())
+		il := newSampleLaw(st.test)
+		p.l = il
+		f.cands, _ = itemCandidates(il, p.end)
+	}
+	seed := st.opt.Seed
+	f.fixed = p.family(func(x float64, _ *rand.Rand) []float64 { return p.fixedAsks(x) }, 1, seed)
+	f.backoff = p.family(func(x float64, _ *rand.Rand) []float64 { return p.backoffAsks(x, nil) }, 1, seed)
+	f.jitter = p.family(func(x float64, r *rand.Rand) []float64 { return p.backoffAsks(x, r) }, jitterDraws, seed)
+	return f, nil
+}

@@ -1,0 +1,254 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// The limit. Among schedules that ask only by age and see every answer
+// by the give-up age H (their last ask is at H), the least mean lag at a
+// cost of R requests per item on a set of items is a shortest path: on a
+// log the best asks lie at answer ages or just after a censoring age
+// (between such ages moving an ask earlier only lowers the lag), so the
+// programme over those candidates, with the first ask free to be any of
+// them, is exact at every price per request. A price reaches only the
+// vertices of the lower convex hull of (cost, lag), so the limit at R is
+// the mix of the two vertices either side of R, asked of a random share
+// of the items each: no schedule spending at most R does better, and the
+// mix itself spends exactly R.
+
+// maxLimitCandidates bounds the candidate ages of the limit's programme;
+// past it the candidates are thinned and the limit is an estimate.
+const maxLimitCandidates = 20000
+
+// limit computes the hindsight optimum row at the fitted row's cost.
+func (st *study) limit() error {
+	r := st.res
+	end := r.GiveUp.Age
+	if r.Never {
+		end = r.Fitted.Horizon
+	}
+	var l law
+	var cands []float64
+	exact := true
+	if st.model != nil {
+		l = newDistLaw(st.model, end.Seconds())
+		cands = candidates(l, 0, end.Seconds(), 2000)
+		exact = false
+	} else {
+		il := newSampleLaw(st.test)
+		l = il
+		cands, exact = itemCandidates(il, end.Seconds())
+	}
+	first, free := st.limitStart()
+	lim, err := hindsight(l, cands, first, free, st.opt.Objective, r.Fitted.RequestsPerItem)
+	if err != nil {
+		return err
+	}
+	m := Metrics{Name: "limit", Horizon: end, RequestsPerItem: r.Fitted.RequestsPerItem, AsksByAges: st.opt.AsksBy,
+		Items: r.Fitted.Items, Detected: r.Fitted.Detected + r.Fitted.Missed, Pending: r.Fitted.Pending}
+	if st.model != nil {
+		m.Items, m.Detected, m.Pending = 0, 0, 0
+	}
+	m.Lag = lim.lagStats(st, end.Seconds())
+	for _, t := range st.opt.AsksBy {
+		m.AsksBy = append(m.AsksBy, lim.mix(countTo(lim.a, t.Seconds()), countTo(lim.b, t.Seconds())))
+	}
+	r.Limit = Row{Metrics: m, Stuck: lim.mix(float64(len(lim.a)), float64(len(lim.b)))}
+	what := fmt.Sprintf("the %d held-out items", int(math.Round(st.test.Total())))
+	if st.model != nil {
+		what = "the model"
+	}
+	r.LimitNote = fmt.Sprintf("limit: the exact optimum on %s at the fitted schedule's cost (%.2f requests per item), mixing two exact schedules; no schedule asking by age that asks at %s does better at that cost",
+		what, m.RequestsPerItem, schedule.FormatDuration(end))
+	if !free {
+		r.LimitNote += fmt.Sprintf(" and first asks at %s, as every schedule here does", schedule.FormatDuration(st.opt.FirstAsk))
+	}
+	if !exact {
+		r.LimitNote += " (on a grid of candidate ages: an estimate)"
+	}
+	if s := r.Schedule; s.ResetOnSignal || len(s.Aligned) > 0 {
+		r.LimitNote += "; it does not cover signals or wall-clock asks, which the fitted schedule uses and so may beat it"
+	}
+	return nil
+}
+
+// limitStart is where the limit's first ask is: at the fit's first ask
+// when the fitted schedule and every baseline ask first there (free is
+// false), else anywhere, so that it bounds them all.
+func (st *study) limitStart() (first float64, free bool) {
+	at := st.opt.FirstAsk
+	scheds := []*schedule.Schedule{st.res.Schedule}
+	for _, b := range st.opt.Baselines {
+		scheds = append(scheds, b.Schedule)
+	}
+	for _, s := range scheds {
+		if a, ok := s.Timeline().Next(0); !ok || a != at {
+			return 0, true
+		}
+	}
+	return at.Seconds(), false
+}
+
+// itemCandidates are the ages where a log's best asks lie, up to end:
+// 0, every final age, just after every censoring age, and end. exact is
+// false when there were more than maxLimitCandidates and some were
+// dropped.
+func itemCandidates(l *itemLaw, end float64) ([]float64, bool) {
+	pts := []float64{0, end}
+	for _, a := range l.final {
+		if a > 0 && a < end {
+			pts = append(pts, a)
+		}
+	}
+	for _, a := range l.pending {
+		if x := a + 1e-9; x > 0 && x < end {
+			pts = append(pts, x)
+		}
+	}
+	slices.Sort(pts)
+	pts = slices.Compact(pts)
+	if len(pts) <= maxLimitCandidates {
+		return pts, true
+	}
+	step := float64(len(pts)-1) / float64(maxLimitCandidates-1)
+	thin := make([]float64, 0, maxLimitCandidates)
+	for k := range maxLimitCandidates {
+		thin = append(thin, pts[int(math.Round(float64(k)*step))])
+	}
+	return slices.Compact(thin), false
+}
+
+// hull is the limit: schedule a (spending ca) asked of a share w of the
+// items, schedule b (spending cb ≤ the cost) of the rest.
+type mixed struct {
+	a, b []float64
+	w    float64
+	l    law
+}
+
+func (x mixed) mix(a, b float64) float64 { return x.w*a + (1-x.w)*b }
+
+// hindsight finds the two hull vertices either side of cost on the
+// candidates: schedules that first ask at first, or with free set at
+// any candidate.
+func hindsight(l law, cands []float64, first float64, free bool, obj Objective, cost float64) (mixed, error) {
+	ts := []float64{first}
+	for _, c := range cands {
+		if c > first || (free && c >= first) {
+			ts = append(ts, c)
+		}
+	}
+	g := newGrid(l, obj, ts, 0, 0, -1)
+	skip := 0
+	if free {
+		g.freeStart, skip = true, 1
+		g.f[0], g.i[0], g.j[0], g.pend[0] = 0, 0, 0, 0
+	}
+	at := func(lambda float64) ([]float64, sums) {
+		path := g.solve(lambda, 0)
+		asks := g.ages(path[skip:])
+		return asks, evaluate(l, asks)
+	}
+	hi := 1.0
+	b, sb := at(hi)
+	for sb.requests > cost*(1+1e-12) {
+		if hi *= 4; hi > 1e15 {
+			return mixed{}, fmt.Errorf("no schedule spends as little as %.4g requests per item", cost)
+		}
+		b, sb = at(hi)
+	}
+	lo := hi / 4
+	a, sa := at(lo)
+	for sa.requests <= cost*(1+1e-12) {
+		if lo /= 4; lo < 1e-15 {
+			return mixed{a: a, b: a, w: 1, l: l}, nil // every candidate fits
+		}
+		b, sb = a, sa
+		a, sa = at(lo)
+	}
+	for range 100 {
+		mid := math.Sqrt(lo * hi)
+		x, sx := at(mid)
+		if sx.requests <= cost*(1+1e-12) {
+			hi, b, sb = mid, x, sx
+		} else {
+			lo, a, sa = mid, x, sx
+		}
+		if hi/lo < 1+1e-12 {
+			break
+		}
+	}
+	w := 0.0
+	if sa.requests > sb.requests {
+		w = (cost - sb.requests) / (sa.requests - sb.requests)
+	}
+	return mixed{a: a, b: b, w: math.Min(math.Max(w, 0), 1), l: l}, nil
+}
+
+// lagStats are the mix's lag statistics: exact integrals on a model, the
+// weighted lags of the held-out items on a log.
+func (x mixed) lagStats(st *study, end float64) LagStats {
+	pa, pb := predict(x.l, x.a), predict(x.l, x.b)
+	if st.model != nil {
+		det := x.mix(pa.Detected, pb.Detected)
+		ls := LagStats{Mean: x.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / det}
+		n := math.NaN()
+		ls.P50, ls.P90, ls.P95, ls.P99, ls.Max = n, n, n, n, math.Max(pa.Lag.Max, pb.Lag.Max)
+		return ls
+	}
+	var lags, ws []float64
+	for i, it := range st.test.Items {
+		if !it.Status.Final() || it.Age > end {
+			continue
+		}
+		w := st.test.Weight(i)
+		for k, asks := range [][]float64{x.a, x.b} {
+			j := sort.SearchFloat64s(asks, it.Age)
+			if j == len(asks) {
+				continue
+			}
+			share := x.w
+			if k == 1 {
+				share = 1 - x.w
+			}
+			if share > 0 {
+				lags, ws = append(lags, asks[j]-it.Age), append(ws, w*share)
+			}
+		}
+	}
+	return mixLagStats(lags, ws)
+}
+
+// mixLagStats is the weighted mean and nearest-rank percentiles of lags:
+// the smallest lag whose cumulative weight reaches p of the total.
+func mixLagStats(lags, ws []float64) LagStats {
+	nan := math.NaN()
+	if len(lags) == 0 {
+		return LagStats{nan, nan, nan, nan, nan, nan}
+	}
+	idx := make([]int, len(lags))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return lags[idx[a]] < lags[idx[b]] })
+	var total, sum float64
+	for i, l := range lags {
+		total += ws[i]
+		sum += ws[i] * l
+	}
+	rank := func(p float64) float64 {
+		target, c := p*total, 0.0
+		for _, i := range idx {
+			if c += ws[i]; c >= target*(1-1e-12) {
+				return lags[i]
+			}
+		}
+		return lags[idx[len(idx)-1]]
+	}
+	return LagStats{Mean: sum / total, P50: rank(0.5), P90: rank(0.9), P95: rank(0.95), P99: rank(0.99), Max: lags[idx[len(idx)-1]]}
+}

@@ -1,0 +1,96 @@
+package fit
+
+import (
+	"fmt"
+
+	"github.com/pollfit/pollfit/estimate"
+)
+
+// Shapes is what the estimators found on the fitting items and what the
+// shapes made of it in the main fit.
+type Shapes struct {
+	// Deadlines and Period are what estimate.Deadlines and
+	// estimate.Periodicity found (none when the shape was turned off).
+	Deadlines []estimate.Deadline
+	Period    *estimate.Period
+	// Deadline and Batch are the outcomes of the burst after the
+	// deadlines and the aligned asks, nil when not tried.
+	Deadline, Batch *Shape
+	// Signals reports whether reset on signal paid and was kept.
+	Signals bool
+	// OverCap names a shape that paid but asked a stuck item more than
+	// the stuck cap allows, and so was dropped.
+	OverCap []string
+}
+
+// findShapes runs the deadline and batch estimators on the fitting items
+// once.
+func (st *study) findShapes() *Shapes {
+	if st.res.Shapes != nil {
+		return st.res.Shapes
+	}
+	f := &Shapes{}
+	if !st.opt.NoDeadlines {
+		f.Deadlines = estimate.Deadlines(st.km, estimate.DeadlineOptions{})
+	}
+	if !st.opt.NoBatches {
+		var acc estimate.Accumulator
+		for i, it := range st.train.Items {
+			acc.AddWeighted(it, st.train.Weight(i))
+		}
+		f.Period = estimate.Periodicity(&acc, estimate.PeriodOptions{})
+	}
+	st.res.Shapes = f
+	return f
+}
+
+// shape adds the shapes that pay to a fit of the items: a burst after
+// each deadline, aligned asks after batch boundaries, reset on signal.
+// A shape that asks a stuck item more often than the cap allows is left
+// out. The main fit (the first) records what happened.
+func (st *study) shape(res *Result, opt Options) error {
+	f := st.findShapes()
+	main := st.res.Fit == nil
+	within := func(name string, sh Shape) bool {
+		ok := opt.StuckAsks <= 0 || AsksBy(sh.Schedule, res.Horizon) <= float64(opt.StuckAsks)+1e-9
+		if !ok && main && sh.Paid {
+			f.OverCap = append(f.OverCap, name)
+		}
+		return ok
+	}
+	if len(f.Deadlines) > 0 {
+		sh, err := WithDeadlines(st.train.Items, f.Deadlines, res, opt)
+		if err != nil {
+			return fmt.Errorf("deadline burst: %v", err)
+		}
+		if within("deadline burst", sh) {
+			res.Schedule = sh.Schedule
+		}
+		if main {
+			f.Deadline = &sh
+		}
+	}
+	if f.Period != nil {
+		sh, err := WithBatches(st.train.Items, f.Period, res, opt)
+		if err != nil {
+			return fmt.Errorf("batch asks: %v", err)
+		}
+		if within("batch asks", sh) {
+			res.Schedule = sh.Schedule
+		}
+		if main {
+			f.Batch = &sh
+		}
+	}
+	if !st.opt.NoSignals {
+		s, ok, err := WithSignals(res.Schedule, st.train.Items, res.Horizon, opt.Budget)
+		if err != nil {
+			return err
+		}
+		res.Schedule = s
+		if main {
+			f.Signals = ok
+		}
+	}
+	return nil
+}
