@@ -3,7 +3,6 @@ package fit
 import (
 	"errors"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -23,21 +22,22 @@ import (
 // 100 ms. The age-based part is fitted again at what the budget leaves
 // (see Shape). The shape is kept only when it lowers the mean lag on
 // items at the budget, seeing as many answers. Items without a creation
-// time, or a nil period, leave res alone.
-func WithBatches(items []estimate.Item, p *estimate.Period, res *Result, opt Options) (Shape, error) {
-	if len(items) == 0 || res == nil || res.Schedule == nil {
+// time, or a nil period, leave res alone. Each item of smp counts with
+// its weight.
+func WithBatches(smp Sample, p *estimate.Period, res *Result, opt Options) (Shape, error) {
+	if smp.Len() == 0 || res == nil || res.Schedule == nil {
 		return Shape{}, errors.New("with batches: no items or no fit")
 	}
 	out := Shape{Schedule: res.Schedule}
 	if p == nil || !(p.Period > 0) {
 		return out, nil
 	}
-	for _, it := range items {
+	for _, it := range smp.Items {
 		if !it.HasCreated() {
 			return out, nil
 		}
 	}
-	sh, err := newShaper(items, res, opt)
+	sh, err := newShaper(smp, res, opt)
 	if err != nil {
 		return out, err
 	}
@@ -46,7 +46,7 @@ func WithBatches(items []estimate.Item, p *estimate.Period, res *Result, opt Opt
 	arc := min(3*p.Phase, p.Period/4)
 	var tried *schedule.Schedule
 	var triedM Metrics
-	for _, offs := range offsetCandidates(items, period, arc) {
+	for _, offs := range offsetCandidates(smp, period, arc) {
 		al := schedule.Aligned{Period: period, Offsets: offs, Until: untilAfter(period + offs[len(offs)-1])}
 		last := offs[len(offs)-1]
 		seen := func(it estimate.Item) bool {
@@ -90,27 +90,29 @@ func settlePhase(it estimate.Item, period time.Duration) time.Duration {
 
 // offsetCandidates are the offset lists tried, from the phases of the
 // final answers on the arc [0, arc] seconds after a boundary.
-func offsetCandidates(items []estimate.Item, period time.Duration, arc float64) [][]time.Duration {
+func offsetCandidates(smp Sample, period time.Duration, arc float64) [][]time.Duration {
 	var ph []time.Duration
-	for _, it := range items {
-		if x := settlePhase(it, period); it.Status.Final() && x.Seconds() <= arc {
+	var ws []float64
+	for i, it := range smp.Items {
+		w := smp.Weight(i)
+		if x := settlePhase(it, period); it.Status.Final() && w > 0 && x.Seconds() <= arc {
 			ph = append(ph, x)
+			if smp.Weighted() {
+				ws = append(ws, w)
+			}
 		}
 	}
 	if len(ph) == 0 {
 		return nil
 	}
-	slices.Sort(ph)
 	const step = 100 * time.Millisecond
-	q := func(p float64) time.Duration {
-		x := ph[int(math.Ceil(p*float64(len(ph))))-1]
-		return min((x+step-1)/step*step, period-step)
-	}
+	q := nearestRanks(ph, ws, 0.9, 0.99, 0.5, 0.95)
+	up := func(x time.Duration) time.Duration { return min((x+step-1)/step*step, period-step) }
 	var out [][]time.Duration
 	add := func(c ...time.Duration) { out = addCandidate(out, c) }
-	add(q(0.9))
-	add(q(0.99))
-	add(q(0.5), q(0.95))
+	add(up(q[0]))
+	add(up(q[1]))
+	add(up(q[2]), up(q[3]))
 	return out
 }
 

@@ -39,7 +39,7 @@ func TestWithBatchesHeldOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sh, err := WithBatches(train, p, res, opt)
+		sh, err := WithBatches(ItemSample(train), p, res, opt)
 		if err != nil || !sh.Paid {
 			t.Fatalf("%+v: WithBatches = %v, paid %v; want aligned asks", opt.Budget, err, sh.Paid)
 		}
@@ -48,11 +48,11 @@ func TestWithBatchesHeldOut(t *testing.T) {
 		}
 		plain, _ := Replay(res.Schedule, test, asRun(res.Schedule, res.Horizon))
 		shaped, _ := Replay(sh.Schedule, test, asRun(sh.Schedule, res.Horizon))
-		t.Logf("%+v: plain %q lag %.3f s (%d seen, %.2f req); aligned %q lag %.3f s (%d seen, %.2f req)", opt.Budget,
+		t.Logf("%+v: plain %q lag %.3f s (%.0f seen, %.2f req); aligned %q lag %.3f s (%.0f seen, %.2f req)", opt.Budget,
 			plain.Schedule, plain.Lag.Mean, plain.Detected, plain.RequestsPerItem, shaped.Schedule, shaped.Lag.Mean, shaped.Detected, shaped.RequestsPerItem)
 		score := func(m Metrics) float64 { return m.Lag.Mean + opt.Budget.Price*m.RequestsPerItem }
 		if shaped.Detected < plain.Detected || score(shaped) > 0.65*score(plain) {
-			t.Errorf("%+v: aligned lag %.3f s seeing %d; plain %.3f s seeing %d", opt.Budget, shaped.Lag.Mean, shaped.Detected, plain.Lag.Mean, plain.Detected)
+			t.Errorf("%+v: aligned lag %.3f s seeing %.0f; plain %.3f s seeing %.0f", opt.Budget, shaped.Lag.Mean, shaped.Detected, plain.Lag.Mean, plain.Detected)
 		}
 		if b := opt.Budget; b.RequestsPerItem > 0 && shaped.RequestsPerItem > 1.03*b.RequestsPerItem ||
 			b.Price > 0 && shaped.Lag.Mean+b.Price*shaped.RequestsPerItem >= plain.Lag.Mean+b.Price*plain.RequestsPerItem {
@@ -83,7 +83,7 @@ func TestWithBatchesByHand(t *testing.T) {
 	}
 	opt := Options{Budget: Budget{RequestsPerItem: 6}, Horizon: h}
 	res := &Result{Schedule: s, Horizon: h}
-	sh, err := WithBatches(items, &estimate.Period{Period: 300, Phase: 3, Share: 1}, res, opt)
+	sh, err := WithBatches(ItemSample(items), &estimate.Period{Period: 300, Phase: 3, Share: 1}, res, opt)
 	if err != nil || !sh.Paid {
 		t.Fatalf("WithBatches = %v, paid %v", err, sh.Paid)
 	}
@@ -105,14 +105,14 @@ func TestWithBatchesNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sh, err := WithBatches(train, p, res, opt); err != nil || sh.Paid || sh.Schedule != res.Schedule {
+	if sh, err := WithBatches(ItemSample(train), p, res, opt); err != nil || sh.Paid || sh.Schedule != res.Schedule {
 		t.Errorf("no period: %v, paid %v", err, sh.Paid)
 	}
 	noTime := append([]estimate.Item(nil), train...)
 	for i := range noTime {
 		noTime[i].Created = estimate.NoTime
 	}
-	if sh, err := WithBatches(noTime, &estimate.Period{Period: 300, Phase: 3, Share: 0.8}, res, opt); err != nil || sh.Paid {
+	if sh, err := WithBatches(ItemSample(noTime), &estimate.Period{Period: 300, Phase: 3, Share: 0.8}, res, opt); err != nil || sh.Paid {
 		t.Errorf("no creation times: %v, paid %v", err, sh.Paid)
 	}
 }

@@ -23,12 +23,13 @@ import (
 // what the budget leaves (see Shape) and the burst spliced in as an "at"
 // clause, cutting the clause it lands in. Deadlines are tried in order of
 // share, each kept only when it lowers the mean lag on items at the
-// budget, seeing as many answers.
-func WithDeadlines(items []estimate.Item, deadlines []estimate.Deadline, res *Result, opt Options) (Shape, error) {
-	if len(items) == 0 || res == nil || res.Schedule == nil {
+// budget, seeing as many answers. Each item of smp counts with its
+// weight.
+func WithDeadlines(smp Sample, deadlines []estimate.Deadline, res *Result, opt Options) (Shape, error) {
+	if smp.Len() == 0 || res == nil || res.Schedule == nil {
 		return Shape{}, errors.New("with deadlines: no items or no fit")
 	}
-	sh, err := newShaper(items, res, opt)
+	sh, err := newShaper(smp, res, opt)
 	if err != nil {
 		return Shape{}, err
 	}
@@ -46,7 +47,7 @@ func WithDeadlines(items []estimate.Item, deadlines []estimate.Deadline, res *Re
 		}
 		var tried, kept *schedule.Schedule
 		var triedM, keptM Metrics
-		for _, burst := range burstCandidates(items, lo, hi) {
+		for _, burst := range burstCandidates(smp, lo, hi) {
 			s, m, err := sh.graft(seenBy(burst), func(rest *schedule.Schedule) (*schedule.Schedule, error) {
 				return spliceAt(rest, burst)
 			})
@@ -89,26 +90,28 @@ func cmpFloat(a, b float64) int {
 // burstCandidates are the bursts tried for the final answers at ages in
 // [lo, hi]: one ask after them all, asks after the median and after them
 // all, one ask after nine in ten. Ages round up to 10 ms.
-func burstCandidates(items []estimate.Item, lo, hi float64) [][]time.Duration {
-	var ages []float64
-	for _, it := range items {
-		if it.Status.Final() && it.Age >= lo && it.Age <= hi {
+func burstCandidates(smp Sample, lo, hi float64) [][]time.Duration {
+	var ages, ws []float64
+	for i, it := range smp.Items {
+		if w := smp.Weight(i); it.Status.Final() && w > 0 && it.Age >= lo && it.Age <= hi {
 			ages = append(ages, it.Age)
+			if smp.Weighted() {
+				ws = append(ws, w)
+			}
 		}
 	}
 	if len(ages) == 0 {
 		return nil
 	}
-	slices.Sort(ages)
-	q := func(p float64) time.Duration {
-		a := ages[int(math.Ceil(p*float64(len(ages))))-1]
+	q := nearestRanks(ages, ws, 1, 0.5, 0.9)
+	up := func(a float64) time.Duration {
 		return time.Duration(math.Ceil(a*100-1e-9)) * 10 * time.Millisecond
 	}
 	var out [][]time.Duration
 	add := func(c ...time.Duration) { out = addCandidate(out, c) }
-	add(q(1))
-	add(q(0.5), q(1))
-	add(q(0.9))
+	add(up(q[0]))
+	add(up(q[1]), up(q[0]))
+	add(up(q[2]))
 	return out
 }
 

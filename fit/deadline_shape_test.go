@@ -38,21 +38,21 @@ func TestWithDeadlinesHeldOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sh, err := WithDeadlines(train, ds, res, opt)
+		sh, err := WithDeadlines(ItemSample(train), ds, res, opt)
 		if err != nil || !sh.Paid {
 			t.Fatalf("%+v: WithDeadlines = %v, paid %v; want the burst", opt.Budget, err, sh.Paid)
 		}
 		plain, _ := Replay(res.Schedule, test, asRun(res.Schedule, res.Horizon))
 		shaped, _ := Replay(sh.Schedule, test, asRun(sh.Schedule, res.Horizon))
-		t.Logf("%+v: plain %q lag %.3f s (%d seen, %.2f req); burst %q lag %.3f s (%d seen, %.2f req)", opt.Budget,
+		t.Logf("%+v: plain %q lag %.3f s (%.0f seen, %.2f req); burst %q lag %.3f s (%.0f seen, %.2f req)", opt.Budget,
 			plain.Schedule, plain.Lag.Mean, plain.Detected, plain.RequestsPerItem, shaped.Schedule, shaped.Lag.Mean, shaped.Detected, shaped.RequestsPerItem)
 		// The plain fit's last clause may stop short of the deadline
 		// within the horizon; in life a schedule that never stops would
 		// see those answers at its next ask.
 		all, _ := Replay(res.Schedule, test, ReplayOptions{})
-		t.Logf("plain seeing every answer: lag %.3f s (%d seen, %.2f req)", all.Lag.Mean, all.Detected, all.RequestsPerItem)
+		t.Logf("plain seeing every answer: lag %.3f s (%.0f seen, %.2f req)", all.Lag.Mean, all.Detected, all.RequestsPerItem)
 		if shaped.Detected < plain.Detected || shaped.Lag.Mean > 0.9*plain.Lag.Mean {
-			t.Errorf("%+v: burst lag %.3f s seeing %d; plain %.3f s seeing %d", opt.Budget, shaped.Lag.Mean, shaped.Detected, plain.Lag.Mean, plain.Detected)
+			t.Errorf("%+v: burst lag %.3f s seeing %.0f; plain %.3f s seeing %.0f", opt.Budget, shaped.Lag.Mean, shaped.Detected, plain.Lag.Mean, plain.Detected)
 		}
 		if opt.Budget.RequestsPerItem > 0 && shaped.RequestsPerItem > 1.03*opt.Budget.RequestsPerItem {
 			t.Errorf("%+v: burst spends %.3f requests per item on held-out items", opt.Budget, shaped.RequestsPerItem)
@@ -110,7 +110,7 @@ func TestWithDeadlinesByHand(t *testing.T) {
 	}
 	res := &Result{Schedule: s, Horizon: h}
 	opt := Options{Budget: Budget{Price: 1}, Horizon: h}
-	sh, err := WithDeadlines(items, []estimate.Deadline{{Age: 60.02, Share: 0.5, Width: 1.2}}, res, opt)
+	sh, err := WithDeadlines(ItemSample(items), []estimate.Deadline{{Age: 60.02, Share: 0.5, Width: 1.2}}, res, opt)
 	if err != nil || !sh.Paid {
 		t.Fatalf("WithDeadlines = %v, paid %v; want the burst", err, sh.Paid)
 	}
@@ -160,12 +160,12 @@ func TestWithDeadlinesNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sh, err := WithDeadlines(train, nil, res, opt)
+	sh, err := WithDeadlines(ItemSample(train), nil, res, opt)
 	if err != nil || sh.Paid || sh.Schedule != res.Schedule {
 		t.Errorf("no deadline: %v, paid %v", err, sh.Paid)
 	}
 	far := []estimate.Deadline{{Age: 1e6, Share: 0.1, Width: 1}}
-	if sh, _ := WithDeadlines(train, far, res, opt); sh.Paid || !sh.Schedule.Equal(res.Schedule) {
+	if sh, _ := WithDeadlines(ItemSample(train), far, res, opt); sh.Paid || !sh.Schedule.Equal(res.Schedule) {
 		t.Errorf("a deadline past the horizon was tried")
 	}
 }

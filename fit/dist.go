@@ -132,51 +132,100 @@ func (l *distLaw) total() float64       { return 1 }
 func (l *distLaw) pend(float64) float64 { return 0 }
 
 // itemLaw is the exact law of a log: final items are atoms at their
-// ages, pending items are asked up to their censoring age.
+// ages, pending items are asked up to their censoring age; each counts
+// with its weight in a Sample.
 type itemLaw struct {
 	final   []float64 // sorted ages of final answers
-	sum     []float64 // sum[k] = Σ final[:k]
-	sum2    []float64 // sum2[k] = Σ final[:k]²
+	cum     []float64 // cum[k] = Σ w over final[:k]
+	sum     []float64 // sum[k] = Σ w·a over final[:k]
+	sum2    []float64 // sum2[k] = Σ w·a² over final[:k]
 	pending []float64 // sorted censoring ages
-	n       float64
+	pcum    []float64 // pcum[k] = Σ w over pending[:k]
+	n       float64   // total weight
 }
 
-func newItemLaw(items []estimate.Item) *itemLaw {
-	l := &itemLaw{n: float64(len(items))}
-	for _, it := range items {
-		if it.Status.Final() {
-			l.final = append(l.final, it.Age)
-		} else {
-			l.pending = append(l.pending, it.Age)
+func newItemLaw(items []estimate.Item) *itemLaw { return newSampleLaw(ItemSample(items)) }
+
+// newSampleLaw is the law of smp; items of weight 0 are left out.
+func newSampleLaw(smp Sample) *itemLaw {
+	l := &itemLaw{n: smp.Total()}
+	var final, pending atoms
+	for i, it := range smp.Items {
+		switch w := smp.Weight(i); {
+		case w == 0:
+		case it.Status.Final():
+			final.add(it.Age, w, smp.Weighted())
+		default:
+			pending.add(it.Age, w, smp.Weighted())
 		}
 	}
-	slices.Sort(l.final)
-	slices.Sort(l.pending)
+	var ws []float64
+	l.final, l.cum, ws = final.sorted()
+	l.pending, l.pcum, _ = pending.sorted()
 	l.sum = make([]float64, len(l.final)+1)
 	l.sum2 = make([]float64, len(l.final)+1)
 	for k, a := range l.final {
-		l.sum[k+1] = l.sum[k] + a
-		l.sum2[k+1] = l.sum2[k] + a*a
+		w := 1.0
+		if ws != nil {
+			w = ws[k]
+		}
+		l.sum[k+1] = l.sum[k] + w*a
+		l.sum2[k+1] = l.sum2[k] + w*a*a
 	}
 	return l
 }
 
-// upto is the number of final answers at ages ≤ t.
+// atoms are ages with their weights (w nil: every weight is 1).
+type atoms struct{ age, w []float64 }
+
+func (a *atoms) add(age, w float64, weighted bool) {
+	a.age = append(a.age, age)
+	if weighted {
+		a.w = append(a.w, w)
+	}
+}
+
+// sorted returns the ages in increasing order, the prefix sums of their
+// weights (one more than the ages) and the weights in the same order
+// (nil when every weight is 1).
+func (a *atoms) sorted() (ages, cum, ws []float64) {
+	cum = make([]float64, len(a.age)+1)
+	if a.w == nil {
+		slices.Sort(a.age)
+		for k := range a.age {
+			cum[k+1] = float64(k + 1)
+		}
+		return a.age, cum, nil
+	}
+	idx := make([]int, len(a.age))
+	for k := range idx {
+		idx[k] = k
+	}
+	slices.SortFunc(idx, func(i, j int) int { return cmpFloat(a.age[i], a.age[j]) })
+	ages, ws = make([]float64, len(idx)), make([]float64, len(idx))
+	for k, i := range idx {
+		ages[k], ws[k] = a.age[i], a.w[i]
+		cum[k+1] = cum[k] + ws[k]
+	}
+	return ages, cum, ws
+}
+
+// upto is the number of final answers (atoms, not weight) at ages ≤ t.
 func (l *itemLaw) upto(t float64) int {
 	return sort.Search(len(l.final), func(k int) bool { return l.final[k] > t })
 }
 
-func (l *itemLaw) F(t float64) float64 { return float64(l.upto(t)) / l.n }
+func (l *itemLaw) F(t float64) float64 { return l.cum[l.upto(t)] / l.n }
 
 func (l *itemLaw) at(t float64) pt {
 	k := l.upto(t)
-	fk := float64(k)
+	fk := l.cum[k]
 	return pt{t: t, f: fk / l.n, i: (fk*t - l.sum[k]) / l.n, j: (fk*t*t - l.sum2[k]) / (2 * l.n), pend: l.pend(t)}
 }
 
-func (l *itemLaw) total() float64 { return float64(len(l.final)) / l.n }
+func (l *itemLaw) total() float64 { return l.cum[len(l.final)] / l.n }
 
 func (l *itemLaw) pend(t float64) float64 {
 	k := sort.SearchFloat64s(l.pending, t)
-	return float64(len(l.pending)-k) / l.n
+	return (l.pcum[len(l.pending)] - l.pcum[k]) / l.n
 }

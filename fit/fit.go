@@ -109,31 +109,7 @@ func Optimal(d Distribution, opt Options) (*Result, error) {
 // it: final answers count at their ages, pending items are asked up to
 // the age they were last seen.
 func Fit(items []estimate.Item, opt Options) (*Result, error) {
-	return fitSample(ItemSample(items), opt)
-}
-
-// fitSample is Fit on a weighted sample.
-func fitSample(smp Sample, opt Options) (*Result, error) {
-	items := smp.Items
-	if len(items) == 0 {
-		return nil, errors.New("fit: no items")
-	}
-	p, err := newProblem(opt)
-	if err != nil {
-		return nil, err
-	}
-	end := p.opt.Horizon.Seconds()
-	if end <= 0 {
-		// A schedule that never stops keeps asking a stuck item until
-		// it is last seen: cost it up to the largest age of any item,
-		// pending ones included, or a fast tail after the last answer
-		// would look free.
-		end = largestAge(items).Seconds()
-		p.forever = true
-	}
-	p.setEnd(end)
-	p.l = newSampleLaw(smp)
-	return p.run()
+	return FitSample(ItemSample(items), opt)
 }
 
 // tailAge is the age where the chance of an answer still to come first
@@ -241,13 +217,4 @@ func (p *problem) optimise(run func(m float64) trial) (trial, error) {
 		err = errors.New("no schedule fits the budget")
 	}
 	return t, err
-}
-
-// largestAge is the largest age of any item, final or pending.
-func largestAge(items []estimate.Item) time.Duration {
-	var m time.Duration
-	for _, it := range items {
-		m = max(m, nanos(it.Age))
-	}
-	return m
 }

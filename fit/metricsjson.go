@@ -16,9 +16,10 @@ import (
 //	 "lag_s": {"mean": 1.2, "p50": 0.9, "p90": 2.1, "p95": 2.6, "p99": 3.9, "max": 4.8},
 //	 "requests_per_item": 17.5, "asks_by": {"30s": 31, "2m": 76}}
 //
-// asks_by is keyed by the canonical durations of AsksByAges. A
-// randomised strategy adds "spread": {"runs", "lag_mean_s_p10_p90",
-// "requests_per_item_p10_p90"}.
+// The counts are weighted sums, whole numbers for a plain log (written
+// as such: 10000, not 1e+04). asks_by is keyed by the canonical
+// durations of AsksByAges. A randomised strategy adds "spread": {"runs",
+// "lag_mean_s_p10_p90", "requests_per_item_p10_p90"}.
 func (m Metrics) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m.jsonValue(nil, nil))
 }
@@ -35,10 +36,10 @@ type metricsJSON struct {
 	Name            string        `json:"name"`
 	Schedule        string        `json:"schedule"`
 	Horizon         float64       `json:"horizon_s"`
-	Items           int           `json:"items"`
-	Detected        int           `json:"detected"`
-	Missed          int           `json:"missed"`
-	Pending         int           `json:"pending"`
+	Items           float64       `json:"items"`
+	Detected        float64       `json:"detected"`
+	Missed          float64       `json:"missed"`
+	Pending         float64       `json:"pending"`
 	Lag             lagJSONFields `json:"lag_s"`
 	RequestsPerItem *float64      `json:"requests_per_item"`
 	AsksBy          orderedFloats `json:"asks_by"`

@@ -44,18 +44,33 @@ func PredictAsks(d Distribution, asks []float64) Prediction {
 // the lag percentiles: the same figures Replay gives for an "at"
 // schedule of those asks.
 func PredictItems(items []estimate.Item, asks []float64) Prediction {
-	p := predict(newItemLaw(items), asks)
-	lags := make([]float64, 0, len(items))
-	for _, it := range items {
-		if !it.Status.Final() {
+	return PredictSample(ItemSample(items), asks)
+}
+
+// PredictSample is PredictItems on a sample, each item counting with its
+// weight: the figures ReplaySample gives for an "at" schedule of asks.
+func PredictSample(smp Sample, asks []float64) Prediction {
+	p := predict(newSampleLaw(smp), asks)
+	lags := make([]float64, 0, smp.Len())
+	var ws []float64
+	for i, it := range smp.Items {
+		w := smp.Weight(i)
+		if !it.Status.Final() || w == 0 {
 			continue
 		}
 		k := searchAsk(asks, it.Age)
 		if k < len(asks) {
 			lags = append(lags, asks[k]-it.Age)
+			if smp.Weighted() {
+				ws = append(ws, w)
+			}
 		}
 	}
-	p.Lag = lagStats(lags)
+	if smp.Weighted() {
+		p.Lag = weightedLagStats(lags, ws)
+	} else {
+		p.Lag = lagStats(lags)
+	}
 	return p
 }
 

@@ -23,7 +23,9 @@ type ReplayOptions struct {
 }
 
 // LagStats summarises lags in seconds over detected items: the mean and
-// nearest-rank percentiles. All are NaN when no item was detected.
+// nearest-rank percentiles, weighted by the items' weights in a Sample
+// (the smallest lag whose cumulative weight reaches p × the total). All
+// are NaN when no item was detected.
 type LagStats struct {
 	Mean, P50, P90, P95, P99, Max float64
 }
@@ -33,10 +35,12 @@ type Metrics struct {
 	Name     string
 	Schedule string // canonical form
 	Horizon  time.Duration
-	// Items = Detected + Missed + Pending.
-	Items, Detected, Missed, Pending int
+	// Items = Detected + Missed + Pending: weighted counts, whole numbers
+	// for a plain log (Sample weights may make them fractional).
+	Items, Detected, Missed, Pending float64
 	Lag                              LagStats
-	// RequestsPerItem is the mean number of asks over all items.
+	// RequestsPerItem is the mean number of asks over all items
+	// (weighted).
 	RequestsPerItem float64
 	// AsksBy[i] is the number of asks by ReplayOptions.AsksBy[i] for an
 	// item that never settles and gets no signal. Wall-clock aligned
@@ -66,49 +70,79 @@ type Metrics struct {
 // client asks at the signal and restarts the age-based clauses from it.
 // Wall-clock aligned asks need Item.Created.
 func Replay(s *schedule.Schedule, items []estimate.Item, opt ReplayOptions) (Metrics, error) {
+	return ReplaySample(s, ItemSample(items), opt)
+}
+
+// ReplaySample is Replay on a sample: each item counts as Weight(i)
+// identical items in the counts, the requests per item and the lag
+// statistics. Items of weight 0 count for nothing.
+func ReplaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions) (Metrics, error) {
 	if err := s.Validate(); err != nil {
 		return Metrics{}, err
 	}
-	if len(items) == 0 {
+	if err := smp.check(); err != nil {
+		return Metrics{}, fmt.Errorf("replay: %w", err)
+	}
+	if smp.Len() == 0 {
 		return Metrics{}, errors.New("replay: no items")
 	}
-	m := Metrics{Schedule: schedule.Format(s), Items: len(items)}
-	m.Horizon = replayHorizon(s, items, opt.Horizon)
-	r := newReplayer(s)
 	if len(s.Aligned) > 0 {
-		for i, it := range items {
+		for i, it := range smp.Items {
 			if !it.HasCreated() {
 				return Metrics{}, fmt.Errorf("replay: item %d has no creation time, which wall-clock aligned asks need", i+1)
 			}
 		}
 	}
-	lags := make([]float64, 0, len(items))
-	var requests int64
-	for _, it := range items {
-		v := r.item(it)
-		switch {
-		case !it.Status.Final():
-			m.Pending++
-			requests += v.count(min(nanos(it.Age), m.Horizon))
-		default:
-			t := nanos(it.Age)
-			if a, ok := v.next(t); ok && a <= m.Horizon {
-				m.Detected++
-				lags = append(lags, (a - t).Seconds())
-				requests += v.count(a)
-			} else {
-				m.Missed++
-				requests += v.count(m.Horizon)
-			}
-		}
+	m := Metrics{Schedule: schedule.Format(s), Items: smp.Total()}
+	m.Horizon = replayHorizon(s, smp, opt.Horizon)
+	lags, weights, requests := replayItems(newReplayer(s), smp, &m)
+	m.RequestsPerItem = requests / m.Items
+	if weights == nil {
+		m.Lag = lagStats(lags)
+	} else {
+		m.Lag = weightedLagStats(lags, weights)
 	}
-	m.RequestsPerItem = float64(requests) / float64(len(items))
-	m.Lag = lagStats(lags)
 	for _, t := range opt.AsksBy {
 		m.AsksBy = append(m.AsksBy, AsksBy(s, t))
 	}
 	m.AsksByAges = opt.AsksBy
 	return m, nil
+}
+
+// replayItems replays each item of smp, adding its weight to the counts
+// of m, and returns the lags of the detected items, their weights (nil
+// for an unweighted sample) and the weighted sum of the requests.
+func replayItems(r *replayer, smp Sample, m *Metrics) (lags, weights []float64, requests float64) {
+	lags = make([]float64, 0, smp.Len())
+	if smp.Weighted() {
+		weights = make([]float64, 0, smp.Len())
+	}
+	for i, it := range smp.Items {
+		w := smp.Weight(i)
+		if w == 0 {
+			continue
+		}
+		v := r.item(it)
+		switch {
+		case !it.Status.Final():
+			m.Pending += w
+			requests += w * float64(v.count(min(nanos(it.Age), m.Horizon)))
+		default:
+			t := nanos(it.Age)
+			if a, ok := v.next(t); ok && a <= m.Horizon {
+				m.Detected += w
+				lags = append(lags, (a - t).Seconds())
+				if weights != nil {
+					weights = append(weights, w)
+				}
+				requests += w * float64(v.count(a))
+			} else {
+				m.Missed += w
+				requests += w * float64(v.count(m.Horizon))
+			}
+		}
+	}
+	return lags, weights, requests
 }
 
 // nanos converts an age in seconds to whole nanoseconds.
@@ -118,14 +152,14 @@ func nanos(sec float64) time.Duration { return time.Duration(math.Round(sec * 1e
 // schedule, or for a schedule that never stops the first ask at or after
 // the largest final age, so that such a schedule sees every answer in
 // the log, as it would in life.
-func replayHorizon(s *schedule.Schedule, items []estimate.Item, given time.Duration) time.Duration {
+func replayHorizon(s *schedule.Schedule, smp Sample, given time.Duration) time.Duration {
 	if given > 0 {
 		return given
 	}
 	if end, ok := s.End(); ok {
 		return end
 	}
-	last := LargestFinalAge(items)
+	last := LargestFinalAgeSample(smp)
 	if a, ok := s.Timeline().Next(last); ok {
 		return a
 	}
@@ -140,8 +174,17 @@ func replayHorizon(s *schedule.Schedule, items []estimate.Item, given time.Durat
 // LargestFinalAge is the largest age of a final answer among items, or
 // the largest age of any item when none is final.
 func LargestFinalAge(items []estimate.Item) time.Duration {
+	return LargestFinalAgeSample(ItemSample(items))
+}
+
+// LargestFinalAgeSample is LargestFinalAge over the items of smp of
+// positive weight.
+func LargestFinalAgeSample(smp Sample) time.Duration {
 	var final, any time.Duration
-	for _, it := range items {
+	for i, it := range smp.Items {
+		if smp.Weight(i) <= 0 {
+			continue
+		}
 		a := nanos(it.Age)
 		any = max(any, a)
 		if it.Status.Final() {
@@ -168,24 +211,4 @@ func AsksBy(s *schedule.Schedule, t time.Duration) float64 {
 		n += float64(len(a.Offsets)) * span.Seconds() / a.Period.Seconds()
 	}
 	return n
-}
-
-// lagStats computes the mean and nearest-rank percentiles of lags, which
-// it sorts in place.
-func lagStats(lags []float64) LagStats {
-	n := len(lags)
-	if n == 0 {
-		nan := math.NaN()
-		return LagStats{nan, nan, nan, nan, nan, nan}
-	}
-	sortNonNegative(lags)
-	var sum float64
-	for _, l := range lags {
-		sum += l
-	}
-	rank := func(p float64) float64 {
-		k := int(math.Ceil(p / 100 * float64(n)))
-		return lags[max(k, 1)-1]
-	}
-	return LagStats{Mean: sum / float64(n), P50: rank(50), P90: rank(90), P95: rank(95), P99: rank(99), Max: lags[n-1]}
 }

@@ -31,12 +31,18 @@ type Spread struct {
 // first ask at or after the largest final age, so that, like a schedule
 // that never stops, it sees every answer in the log.
 func ReplayStrategy(st backoff.Strategy, items []estimate.Item, opt ReplayOptions, seed uint64, runs int) (Metrics, error) {
+	return ReplayStrategySample(st, ItemSample(items), opt, seed, runs)
+}
+
+// ReplayStrategySample is ReplayStrategy on a sample (see ReplaySample).
+func ReplayStrategySample(st backoff.Strategy, smp Sample, opt ReplayOptions, seed uint64, runs int) (Metrics, error) {
+	last := LargestFinalAgeSample(smp)
 	if st.Deterministic() {
-		s, err := backoff.Schedule(st, max(opt.Horizon, 2*LargestFinalAge(items)))
+		s, err := backoff.Schedule(st, max(opt.Horizon, 2*last))
 		if err != nil {
 			return Metrics{}, err
 		}
-		return Replay(s, items, opt)
+		return ReplaySample(s, smp, opt)
 	}
 	if runs < 1 {
 		return Metrics{}, fmt.Errorf("replay %s: need at least one run", st)
@@ -46,13 +52,13 @@ func ReplayStrategy(st backoff.Strategy, items []estimate.Item, opt ReplayOption
 		o := opt
 		limit := o.Horizon
 		if limit == 0 {
-			limit = 2*LargestFinalAge(items) + time.Minute
+			limit = 2*last + time.Minute
 		}
 		s := backoff.Realise(st, rand.New(rand.NewPCG(seed, uint64(i))), limit)
 		if o.Horizon == 0 {
-			o.Horizon = firstAtOrAfter(s, LargestFinalAge(items), limit)
+			o.Horizon = firstAtOrAfter(s, last, limit)
 		}
-		m, err := Replay(s, items, o)
+		m, err := ReplaySample(s, smp, o)
 		if err != nil {
 			return Metrics{}, err
 		}
@@ -78,7 +84,7 @@ func medianMetrics(name string, ms []Metrics) Metrics {
 		return backoff.Summarise(x)
 	}
 	med := func(f func(Metrics) float64) float64 { return pick(f).Median }
-	round := func(f func(Metrics) float64) int { return int(math.Round(med(f))) }
+	round := func(f func(Metrics) float64) float64 { return math.Round(med(f)) }
 	out := Metrics{
 		Schedule:   name,
 		Items:      ms[0].Items,

@@ -160,7 +160,7 @@ func TestReplayBruteForce(t *testing.T) {
 				}
 			}
 			if m.Detected != want.Detected || m.Missed != want.Missed || m.Pending != want.Pending {
-				t.Errorf("%s h=%v: detected/missed/pending = %d/%d/%d, brute force %d/%d/%d", dsl, h, m.Detected, m.Missed, m.Pending, want.Detected, want.Missed, want.Pending)
+				t.Errorf("%s h=%v: detected/missed/pending = %.0f/%.0f/%.0f, brute force %.0f/%.0f/%.0f", dsl, h, m.Detected, m.Missed, m.Pending, want.Detected, want.Missed, want.Pending)
 			}
 			if got, w := m.RequestsPerItem, float64(req)/float64(len(items)); got != w {
 				t.Errorf("%s h=%v: requests/item = %v, brute force %v", dsl, h, got, w)
@@ -195,7 +195,7 @@ func TestReplayByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m.Detected != 4 || m.Missed != 1 || m.Pending != 1 {
-		t.Errorf("detected/missed/pending = %d/%d/%d, want 4/1/1", m.Detected, m.Missed, m.Pending)
+		t.Errorf("detected/missed/pending = %.0f/%.0f/%.0f, want 4/1/1", m.Detected, m.Missed, m.Pending)
 	}
 	if want := float64(4+6+4+1+6+12) / 6; m.RequestsPerItem != want {
 		t.Errorf("requests/item = %v, want %v", m.RequestsPerItem, want)

@@ -37,15 +37,18 @@ const graftRounds = 4
 
 // shaper tries shapes on one fit.
 type shaper struct {
-	items   []estimate.Item
+	smp     Sample
 	res     *Result
 	opt     Options
 	horizon time.Duration
 	plain   Metrics
 }
 
-func newShaper(items []estimate.Item, res *Result, opt Options) (*shaper, error) {
-	sh := &shaper{items: items, res: res, opt: opt, horizon: res.Horizon}
+func newShaper(smp Sample, res *Result, opt Options) (*shaper, error) {
+	if err := smp.check(); err != nil {
+		return nil, err
+	}
+	sh := &shaper{smp: smp, res: res, opt: opt, horizon: res.Horizon}
 	var err error
 	sh.plain, err = sh.replay(res.Schedule)
 	return sh, err
@@ -59,7 +62,7 @@ func (sh *shaper) replay(s *schedule.Schedule) (Metrics, error) {
 	if !s.Stops() && sh.opt.Horizon == 0 {
 		h = 0
 	}
-	return Replay(s, sh.items, ReplayOptions{Horizon: h})
+	return ReplaySample(s, sh.smp, ReplayOptions{Horizon: h})
 }
 
 // spent is what s spends of the budget on the items, and the cap (0 at
@@ -107,18 +110,19 @@ func (sh *shaper) better(s *schedule.Schedule, m Metrics) bool {
 func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Schedule) (*schedule.Schedule, error)) (*schedule.Schedule, Metrics, error) {
 	// The latest answer stays, so that the fit keeps the plain fit's
 	// horizon when it has to find one.
+	items := sh.smp.Items
 	latest := -1
-	for i, it := range sh.items {
-		if it.Status.Final() && (latest < 0 || it.Age > sh.items[latest].Age) {
+	for i, it := range items {
+		if it.Status.Final() && sh.smp.Weight(i) > 0 && (latest < 0 || it.Age > items[latest].Age) {
 			latest = i
 		}
 	}
-	cut := make([]estimate.Item, len(sh.items))
-	for i, it := range sh.items {
+	cut := Sample{Items: make([]estimate.Item, len(items)), Weights: sh.smp.Weights}
+	for i, it := range items {
 		if it.Status.Final() && i != latest && seen(it) {
 			it.Status = estimate.Pending
 		}
-		cut[i] = it
+		cut.Items[i] = it
 	}
 	var best *schedule.Schedule
 	var bestM Metrics
@@ -152,7 +156,7 @@ func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Sched
 		if !ok {
 			break
 		}
-		rest, err := Fit(cut, o)
+		rest, err := FitSample(cut, o)
 		if err != nil {
 			break // nothing fits what is left
 		}

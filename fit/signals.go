@@ -3,7 +3,6 @@ package fit
 import (
 	"time"
 
-	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
@@ -17,25 +16,18 @@ import (
 // item, at a lower lag + price × requests, or, for budgets counting the
 // asks to an item that never settles, which gets no signal, at no more
 // requests per item), else s itself; ok reports which. Items without
-// signals leave s alone.
-func WithSignals(s *schedule.Schedule, items []estimate.Item, horizon time.Duration, b Budget) (out *schedule.Schedule, ok bool, err error) {
-	has := false
-	for _, it := range items {
-		if it.HasSignal() {
-			has = true
-			break
-		}
-	}
-	if !has || s.ResetOnSignal {
+// signals leave s alone. Each item of smp counts with its weight.
+func WithSignals(s *schedule.Schedule, smp Sample, horizon time.Duration, b Budget) (out *schedule.Schedule, ok bool, err error) {
+	if !smp.HasSignals() || s.ResetOnSignal {
 		return s, false, nil
 	}
 	r := *schedule.Canonical(s)
 	r.ResetOnSignal = true
-	plain, err := Replay(s, items, ReplayOptions{Horizon: horizon})
+	plain, err := ReplaySample(s, smp, ReplayOptions{Horizon: horizon})
 	if err != nil {
 		return s, false, err
 	}
-	reset, err := Replay(&r, items, ReplayOptions{Horizon: horizon})
+	reset, err := ReplaySample(&r, smp, ReplayOptions{Horizon: horizon})
 	if err != nil {
 		return s, false, err
 	}

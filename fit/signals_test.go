@@ -19,7 +19,7 @@ func TestWithSignals(t *testing.T) {
 		{Age: 3, Status: estimate.Settled, Signal: 4, Created: estimate.NoTime},
 		{Age: 12, Status: estimate.Settled, Signal: math.NaN(), Created: estimate.NoTime},
 	}
-	out, ok, err := WithSignals(s, items, time.Minute, Budget{RequestsPerItem: 2.5})
+	out, ok, err := WithSignals(s, ItemSample(items), time.Minute, Budget{RequestsPerItem: 2.5})
 	if err != nil || !ok || !out.ResetOnSignal {
 		t.Fatalf("WithSignals = %v, %v, %v; want reset on signal", out, ok, err)
 	}
@@ -29,12 +29,12 @@ func TestWithSignals(t *testing.T) {
 	}
 	// A signal long after the answer only adds asks: no reset.
 	items[0].Signal = 30
-	if _, ok, _ := WithSignals(s, items, time.Minute, Budget{RequestsPerItem: 2.5}); ok {
+	if _, ok, _ := WithSignals(s, ItemSample(items), time.Minute, Budget{RequestsPerItem: 2.5}); ok {
 		t.Errorf("reset chosen though the signal comes after the ask that sees the answer")
 	}
 	// No signals: unchanged.
 	items[0].Signal = math.NaN()
-	if out, ok, _ := WithSignals(s, items, time.Minute, Budget{Price: 1}); ok || out != s {
+	if out, ok, _ := WithSignals(s, ItemSample(items), time.Minute, Budget{Price: 1}); ok || out != s {
 		t.Errorf("reset chosen without signals")
 	}
 }

@@ -127,7 +127,7 @@ func (st *study) fit(b Budget, stuck int) (*Result, error) {
 	if st.model != nil {
 		return Optimal(st.model, o)
 	}
-	res, err := fitSample(st.train, o)
+	res, err := FitSample(st.train, o)
 	if err != nil {
 		return nil, err
 	}

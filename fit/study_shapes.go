@@ -59,7 +59,7 @@ func (st *study) shape(res *Result, opt Options) error {
 		return ok
 	}
 	if len(f.Deadlines) > 0 {
-		sh, err := WithDeadlines(st.train.Items, f.Deadlines, res, opt)
+		sh, err := WithDeadlines(st.train, f.Deadlines, res, opt)
 		if err != nil {
 			return fmt.Errorf("deadline burst: %v", err)
 		}
@@ -71,7 +71,7 @@ func (st *study) shape(res *Result, opt Options) error {
 		}
 	}
 	if f.Period != nil {
-		sh, err := WithBatches(st.train.Items, f.Period, res, opt)
+		sh, err := WithBatches(st.train, f.Period, res, opt)
 		if err != nil {
 			return fmt.Errorf("batch asks: %v", err)
 		}
@@ -83,7 +83,7 @@ func (st *study) shape(res *Result, opt Options) error {
 		}
 	}
 	if !st.opt.NoSignals {
-		s, ok, err := WithSignals(res.Schedule, st.train.Items, res.Horizon, opt.Budget)
+		s, ok, err := WithSignals(res.Schedule, st.train, res.Horizon, opt.Budget)
 		if err != nil {
 			return err
 		}

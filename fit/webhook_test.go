@@ -64,7 +64,7 @@ func TestWebhookAgainstPaperTable(t *testing.T) {
 		t.Errorf("fitted mean delay %.0fs, paper's %.0fs: want at least 20%% less", fm.Lag.Mean, pm.Lag.Mean)
 	}
 	if fm.Detected < pm.Detected {
-		t.Errorf("fitted delivers %d, paper %d", fm.Detected, pm.Detected)
+		t.Errorf("fitted delivers %.0f, paper %.0f", fm.Detected, pm.Detected)
 	}
 }
 

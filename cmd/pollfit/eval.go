@@ -27,6 +27,9 @@ An item whose answer comes at age t is seen by the first ask at an age ≥ t;
 its lag is the difference and it costs every ask up to that one. A pending
 item costs the asks up to its censoring age; an answer after the last ask or
 the horizon is missed. Lag percentiles are nearest-rank over seen items.
+With --histogram each bin's items count, at the bin's midpoint; a histogram
+has no creation times or signals, so aligned asks, reset on signal and --plot
+stop with an error.
 SPEC is a schedule in the schedule language (see 'pollfit help schedule' in
 the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 'exponential(initial=1s, factor=2, max=1m)'.`,
@@ -61,26 +64,27 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 				if err != nil {
 					return err
 				}
-				items, stats, err := rf.read(e, args)
+				if rf.histogram {
+					if err := histogramLimits(args, named, *plotPath != ""); err != nil {
+						return err
+					}
+				}
+				smp, stats, err := rf.readSample(e, args)
 				if err != nil {
 					return err
 				}
-				var ms []fit.Metrics
-				for _, n := range named {
-					m, err := n.replay(items, opt, *seed, *runs)
-					if err != nil {
-						return fmt.Errorf("eval: %s: %v", n.name, err)
-					}
-					ms = append(ms, m)
+				ms, err := replayAll(named, smp, opt, *seed, *runs)
+				if err != nil {
+					return err
 				}
 				if *plotPath != "" {
-					if err := writePlot(*plotPath, *force, e.stdout, evalPlot(items, named, ms)); err != nil {
+					if err := writePlot(*plotPath, *force, e.stdout, evalPlot(smp.Items, named, ms)); err != nil {
 						return err
 					}
 				}
 				top := opt.Horizon
 				if top == 0 {
-					top = fit.LargestFinalAge(items)
+					top = fit.LargestFinalAgeSample(smp)
 				}
 				if *asJSON {
 					return printEvalJSON(e, top, ms)
@@ -90,6 +94,43 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 			}
 		},
 	})
+}
+
+// replayAll replays each named schedule or strategy on smp.
+func replayAll(named []namedSchedule, smp fit.Sample, opt fit.ReplayOptions, seed uint64, runs int) ([]fit.Metrics, error) {
+	var ms []fit.Metrics
+	for _, n := range named {
+		m, err := n.replay(smp, opt, seed, runs)
+		if err != nil {
+			return nil, fmt.Errorf("eval: %s: %v", n.name, err)
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
+}
+
+// histogramLimits stops eval on histograms (paths) when a schedule needs
+// what a histogram does not have, creation times for wall-clock aligned
+// asks and signals for reset on signal, or --plot (withPlot), whose lag
+// curves take the items one by one.
+func histogramLimits(paths []string, named []namedSchedule, withPlot bool) error {
+	what := strings.Join(paths, ", ") + " is a histogram"
+	if len(paths) > 1 {
+		what = strings.Join(paths, ", ") + " are histograms"
+	}
+	for _, n := range named {
+		switch {
+		case n.sched == nil:
+		case len(n.sched.Aligned) > 0:
+			return usagef("eval: %s: it has no creation times, which wall-clock aligned asks need (schedule %s)", what, n.name)
+		case n.sched.ResetOnSignal:
+			return usagef("eval: %s: it has no signals, which reset on signal needs (schedule %s)", what, n.name)
+		}
+	}
+	if withPlot {
+		return usagef("eval: --plot: %s: the lag curves take items one by one; give the raw log", what)
+	}
+	return nil
 }
 
 func orPositive(err error, s string) error {
@@ -126,7 +167,7 @@ func printEvalJSON(e *env, horizon time.Duration, ms []fit.Metrics) error {
 }
 
 func printEvalTable(e *env, ms []fit.Metrics, stats estimate.ReadStats) {
-	fmt.Fprintf(e.stdout, "%d items: %d final, %d pending", stats.Items, stats.Final, stats.Pending)
+	fmt.Fprintf(e.stdout, "%d items: %d final, %d pending", stats.Final+stats.Pending, stats.Final, stats.Pending)
 	if n := skippedTotal(stats); n > 0 {
 		fmt.Fprintf(e.stdout, ", %d rows skipped", n)
 	}
@@ -142,7 +183,7 @@ func printEvalTable(e *env, ms []fit.Metrics, stats estimate.ReadStats) {
 	fmt.Fprintln(tw, head+"\thorizon\t")
 	for _, m := range ms {
 		l := m.Lag
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f", m.Name, m.Detected, m.Missed, m.Pending,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f", m.Name, count(m.Detected), count(m.Missed), count(m.Pending),
 			secs(l.Mean), secs(l.P50), secs(l.P90), secs(l.P95), secs(l.P99), secs(l.Max), m.RequestsPerItem)
 		for _, a := range m.AsksBy {
 			fmt.Fprintf(tw, "\t%s", count(a))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
 	"github.com/spf13/pflag"
 )
 
@@ -153,6 +154,23 @@ func (r *readFlags) read(e *env, paths []string) ([]estimate.Item, estimate.Read
 	var items []estimate.Item
 	st, err := r.each(e, paths, func(it estimate.Item) { items = append(items, it) })
 	return items, st, err
+}
+
+// readSample collects the logs at paths as a sample: for histograms
+// (--histogram) each bin's items weighted by their counts, else every
+// item once (nil weights).
+func (r *readFlags) readSample(e *env, args []string) (fit.Sample, estimate.ReadStats, error) {
+	var smp fit.Sample
+	if r.histogram {
+		smp.Weights = []float64{}
+	}
+	st, err := r.eachWeighted(e, args, func(it estimate.Item, w float64) {
+		smp.Items = append(smp.Items, it)
+		if r.histogram {
+			smp.Weights = append(smp.Weights, w)
+		}
+	})
+	return smp, st, err
 }
 
 func isTerminal(w io.Writer) bool {

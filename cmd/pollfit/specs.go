@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
 	"regexp"
 
@@ -84,14 +83,14 @@ func resolveSpec(spec string) (*schedule.Schedule, error) {
 	return export.ParseSpec(spec)
 }
 
-// replay replays a named schedule or strategy on items.
-func (n namedSchedule) replay(items []estimate.Item, opt fit.ReplayOptions, seed uint64, runs int) (fit.Metrics, error) {
+// replay replays a named schedule or strategy on a sample.
+func (n namedSchedule) replay(smp fit.Sample, opt fit.ReplayOptions, seed uint64, runs int) (fit.Metrics, error) {
 	var m fit.Metrics
 	var err error
 	if n.strategy != nil {
-		m, err = fit.ReplayStrategy(n.strategy, items, opt, seed, runs)
+		m, err = fit.ReplayStrategySample(n.strategy, smp, opt, seed, runs)
 	} else {
-		m, err = fit.Replay(n.sched, items, opt)
+		m, err = fit.ReplaySample(n.sched, smp, opt)
 	}
 	m.Name = n.name
 	return m, err

@@ -65,8 +65,8 @@ func TestItemLagsMatchReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		lags, ok := ItemLags(s, its, m.Horizon)
-		if !ok || len(lags) != m.Detected {
-			t.Errorf("%s: %d lags, replay detected %d", src, len(lags), m.Detected)
+		if !ok || float64(len(lags)) != m.Detected {
+			t.Errorf("%s: %d lags, replay detected %.0f", src, len(lags), m.Detected)
 			continue
 		}
 		sort.Float64s(lags)

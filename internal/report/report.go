@@ -103,8 +103,8 @@ func Write(w io.Writer, r *Report) error {
 	for _, m := range r.Metrics {
 		data.Rows = append(data.Rows, row{
 			Name: m.Name, Schedule: m.Schedule,
-			Items: strconv.Itoa(m.Items), Detected: strconv.Itoa(m.Detected),
-			Missed: strconv.Itoa(m.Missed), Pending: strconv.Itoa(m.Pending),
+			Items: whole(m.Items), Detected: whole(m.Detected),
+			Missed: whole(m.Missed), Pending: whole(m.Pending),
 			Stuck: num(m.Stuck), MissedShare: fmt.Sprintf("%.1f%%", 100*m.MissedShare),
 			Mean: age(m.Lag.Mean), P50: age(m.Lag.P50), P90: age(m.Lag.P90),
 			P99: age(m.Lag.P99), Max: age(m.Lag.Max), Req: num(m.RequestsPerItem),
@@ -145,6 +145,14 @@ func age(sec float64) string {
 		return strconv.FormatFloat(sec, 'g', 3, 64) + " s"
 	}
 	return plot.FormatAge(math.Round(sec))
+}
+
+// whole formats a count, a weighted sum: whole numbers without decimals.
+func whole(x float64) string {
+	if x == math.Trunc(x) {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
 }
 
 func num(x float64) string {

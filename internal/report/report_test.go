@@ -255,7 +255,7 @@ func TestReportPayments(t *testing.T) {
 	// The metrics are the hold-out's: 30% of 3000 ± 4σ.
 	m := r.Metrics[0]
 	if sd := math.Sqrt(3000 * 0.3 * 0.7); math.Abs(float64(m.Items)-900) > 4*sd {
-		t.Errorf("hold-out of %d items, want about 900", m.Items)
+		t.Errorf("hold-out of %.0f items, want about 900", m.Items)
 	}
 	// "1s until 30s, 5s" asks at 0, 1, ..., 30 s (31 asks) and at 35, 40,
 	// ..., 120 s (18 more) by 2m.

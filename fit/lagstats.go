@@ -1,0 +1,105 @@
+package fit
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// percentiles are the ranks LagStats reports, in percent.
+var percentiles = [4]float64{50, 90, 95, 99}
+
+// noLags is LagStats when nothing was detected.
+func noLags() LagStats {
+	nan := math.NaN()
+	return LagStats{nan, nan, nan, nan, nan, nan}
+}
+
+// lagStats computes the mean and nearest-rank percentiles of lags, which
+// it sorts in place.
+func lagStats(lags []float64) LagStats {
+	n := len(lags)
+	if n == 0 {
+		return noLags()
+	}
+	sortNonNegative(lags)
+	var sum float64
+	for _, l := range lags {
+		sum += l
+	}
+	var p [4]float64
+	for i, q := range percentiles {
+		k := int(math.Ceil(q / 100 * float64(n)))
+		p[i] = lags[max(k, 1)-1]
+	}
+	return LagStats{Mean: sum / float64(n), P50: p[0], P90: p[1], P95: p[2], P99: p[3], Max: lags[n-1]}
+}
+
+// weightedLagStats is lagStats with lags[i] standing for weights[i]
+// identical lags (all weights > 0): the weighted mean, and for each
+// percentile p the smallest lag whose cumulative weight reaches
+// p/100 × the total weight, which is lagStats' nearest rank when every
+// weight is 1.
+func weightedLagStats(lags, weights []float64) LagStats {
+	n := len(lags)
+	if n == 0 {
+		return noLags()
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmpFloat(lags[a], lags[b]) })
+	var total, sum float64
+	for _, i := range idx {
+		total += weights[i]
+		sum += weights[i] * lags[i]
+	}
+	var p [4]float64
+	for j, q := range percentiles {
+		target := q / 100 * total
+		p[j] = lags[idx[n-1]]
+		var cum float64
+		for _, i := range idx {
+			if cum += weights[i]; cum >= target {
+				p[j] = lags[i]
+				break
+			}
+		}
+	}
+	return LagStats{Mean: sum / total, P50: p[0], P90: p[1], P95: p[2], P99: p[3], Max: lags[idx[n-1]]}
+}
+
+// nearestRanks returns, for each p in ps, the smallest x whose
+// cumulative weight reaches p × the total weight (ws nil: each x weighs
+// 1, and this is the nearest rank x[⌈p·n⌉-1] of the sorted xs). xs must
+// not be empty; ws holds the weights of xs, in the same order.
+func nearestRanks[T cmp.Ordered](xs []T, ws []float64, ps ...float64) []T {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+	w := func(i int) float64 {
+		if ws == nil {
+			return 1
+		}
+		return ws[i]
+	}
+	var total float64
+	for _, i := range idx {
+		total += w(i)
+	}
+	out := make([]T, len(ps))
+	for j, p := range ps {
+		out[j] = xs[idx[len(idx)-1]]
+		var cum float64
+		for _, i := range idx {
+			if cum += w(i); cum >= p*total {
+				out[j] = xs[i]
+				break
+			}
+		}
+	}
+	return out
+}

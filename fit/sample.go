@@ -1,0 +1,161 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Sample is a log to fit and measure schedules on: items, each standing
+// for Weights[i] identical items (a histogram bin's count). Nil Weights:
+// every item counts once.
+type Sample struct {
+	Items   []estimate.Item
+	Weights []float64
+}
+
+// ItemSample is the sample of a plain log: every item counts once.
+func ItemSample(items []estimate.Item) Sample { return Sample{Items: items} }
+
+// Len is the number of items (histogram bins), whatever their weights.
+func (s Sample) Len() int { return len(s.Items) }
+
+// Weight is the number of identical items item i stands for.
+func (s Sample) Weight(i int) float64 {
+	if s.Weights == nil {
+		return 1
+	}
+	return s.Weights[i]
+}
+
+// Total is the sum of the weights: the number of items the sample
+// stands for.
+func (s Sample) Total() float64 {
+	if s.Weights == nil {
+		return float64(len(s.Items))
+	}
+	var t float64
+	for _, w := range s.Weights {
+		t += w
+	}
+	return t
+}
+
+// Weighted reports whether the sample carries weights.
+func (s Sample) Weighted() bool { return s.Weights != nil }
+
+// HasSignals reports whether any item has a signal.
+func (s Sample) HasSignals() bool {
+	for _, it := range s.Items {
+		if it.HasSignal() {
+			return true
+		}
+	}
+	return false
+}
+
+// check reports weights that do not match the items or are negative or
+// not finite.
+func (s Sample) check() error {
+	if s.Weights == nil {
+		return nil
+	}
+	if len(s.Weights) != len(s.Items) {
+		return fmt.Errorf("sample: %d weights for %d items", len(s.Weights), len(s.Items))
+	}
+	for i, w := range s.Weights {
+		if !(w >= 0) || math.IsInf(w, 1) {
+			return fmt.Errorf("sample: item %d has weight %v: want a finite number ≥ 0", i+1, w)
+		}
+	}
+	return nil
+}
+
+// FitSample is Fit on a sample: each item counts with its weight, as
+// ReplaySample will measure it. On an unweighted sample it is Fit.
+func FitSample(smp Sample, opt Options) (*Result, error) {
+	if err := smp.check(); err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
+	if smp.Len() == 0 {
+		return nil, errors.New("fit: no items")
+	}
+	p, err := newProblem(opt)
+	if err != nil {
+		return nil, err
+	}
+	end := p.opt.Horizon.Seconds()
+	if end <= 0 {
+		// As in Fit: cost a schedule that never stops up to the largest
+		// age of any item.
+		end = largestAgeSample(smp).Seconds()
+		p.forever = true
+	}
+	p.setEnd(end)
+	p.l = newSampleLaw(smp)
+	return p.run()
+}
+
+// largestAgeSample is the largest age of any item of positive weight,
+// final or pending.
+func largestAgeSample(smp Sample) time.Duration {
+	var m time.Duration
+	for i, it := range smp.Items {
+		if smp.Weight(i) > 0 {
+			m = max(m, nanos(it.Age))
+		}
+	}
+	return m
+}
+
+// SplitSample is Split for a sample. An unweighted sample is split
+// exactly as Split splits its items (the same random stream). A weighted
+// one is thinned item by item: of an integer weight n, Binomial(n, frac)
+// go to the held-out set and the rest to the fitting set; a fractional
+// part f goes to the held-out set with chance frac, else to the fitting
+// set. Items whose weight comes to 0 are dropped. The same seed gives the
+// same split; frac 0 holds nothing out.
+func SplitSample(smp Sample, frac float64, seed uint64) (fitOn, heldOut Sample) {
+	if !smp.Weighted() {
+		a, b := Split(smp.Items, frac, seed)
+		return ItemSample(a), ItemSample(b)
+	}
+	if frac <= 0 {
+		return smp, Sample{Weights: []float64{}}
+	}
+	src := rand.NewPCG(seed, 0x401d0a7)
+	r := rand.New(src)
+	fitOn.Weights, heldOut.Weights = []float64{}, []float64{}
+	for i, it := range smp.Items {
+		w := smp.Weights[i]
+		n := math.Floor(w)
+		h := binomial(src, n, frac)
+		if f := w - n; f > 0 && r.Float64() < frac {
+			h += f
+		}
+		if w-h > 0 {
+			fitOn.Items, fitOn.Weights = append(fitOn.Items, it), append(fitOn.Weights, w-h)
+		}
+		if h > 0 {
+			heldOut.Items, heldOut.Weights = append(heldOut.Items, it), append(heldOut.Weights, h)
+		}
+	}
+	return fitOn, heldOut
+}
+
+// binomial draws from Binomial(n, p) for a whole number n ≥ 0, from
+// src.
+func binomial(src rand.Source, n, p float64) float64 {
+	switch {
+	case n == 0 || p <= 0:
+		return 0
+	case p >= 1:
+		return n
+	}
+	return distuv.Binomial{N: n, P: p, Src: src}.Rand()
+}
