@@ -48,6 +48,9 @@ func WithBatches(smp Sample, p *estimate.Period, res *Result, opt Options) (Shap
 	var triedM Metrics
 	for _, offs := range offsetCandidates(smp, period, arc) {
 		al := schedule.Aligned{Period: period, Offsets: offs, Until: untilAfter(period + offs[len(offs)-1])}
+		if !sh.forever() {
+			al.Until = min(al.Until, sh.horizon) // the poller gives up there
+		}
 		last := offs[len(offs)-1]
 		seen := func(it estimate.Item) bool {
 			ph := settlePhase(it, period)

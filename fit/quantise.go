@@ -312,7 +312,7 @@ func (sg *segments) schedule(path []segEdge) *schedule.Schedule {
 		switch {
 		case n > 0 && !s.Clauses[n-1].IsAt() && s.Clauses[n-1].Every == ed.every:
 			s.Clauses[n-1].Until = until
-		case ed.last == prev+ed.every && ed.to < len(sg.b)-1:
+		case ed.last == prev+ed.every && (ed.to < len(sg.b)-1 || !sg.forever):
 			// A clause that asks once reads better as "at".
 			if n == 0 {
 				s.Clauses = append(s.Clauses, schedule.Clause{At: []time.Duration{sg.b[0]}})
