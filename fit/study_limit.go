@@ -50,15 +50,21 @@ func (st *study) limit() error {
 		return err
 	}
 	m := Metrics{Name: "limit", Horizon: end, RequestsPerItem: r.Fitted.RequestsPerItem, AsksByAges: st.opt.AsksBy,
-		Items: r.Fitted.Items, Detected: r.Fitted.Detected + r.Fitted.Missed, Pending: r.Fitted.Pending}
-	if st.model != nil {
-		m.Items, m.Detected, m.Pending = 0, 0, 0
+		Items: r.Fitted.Items, Pending: r.Fitted.Pending}
+	if st.model == nil {
+		// It sees every answer by the give-up age, and misses the rest.
+		for i, it := range st.test.Items {
+			if it.Status.Final() && it.Age <= end.Seconds() {
+				m.Detected += st.test.Weight(i)
+			}
+		}
+		m.Missed = r.Fitted.Detected + r.Fitted.Missed - m.Detected
 	}
 	m.Lag = lim.lagStats(st, end.Seconds())
 	for _, t := range st.opt.AsksBy {
 		m.AsksBy = append(m.AsksBy, lim.mix(countTo(lim.a, t.Seconds()), countTo(lim.b, t.Seconds())))
 	}
-	r.Limit = Row{Metrics: m, Stuck: lim.mix(float64(len(lim.a)), float64(len(lim.b)))}
+	r.Limit = rowOf(m, lim.mix(float64(len(lim.a)), float64(len(lim.b))))
 	what := fmt.Sprintf("the %d held-out items", int(math.Round(st.test.Total())))
 	if st.model != nil {
 		what = "the model"

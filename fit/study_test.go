@@ -1,0 +1,156 @@
+package fit
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/loggen"
+)
+
+// randomNiceSchedule is a schedule of at most k clauses of nice
+// intervals on nice boundaries, the last ending at h: one the quantiser's
+// search contains.
+func randomNiceSchedule(r *rand.Rand, k int, h time.Duration) *schedule.Schedule {
+	ivals := []time.Duration{time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second}
+	bounds := []time.Duration{10 * time.Second, 20 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 3 * time.Minute}
+	s := &schedule.Schedule{}
+	var last time.Duration
+	for c := range k {
+		every := ivals[r.IntN(len(ivals))]
+		until := h
+		if c < k-1 {
+			b := bounds[r.IntN(len(bounds))]
+			if b > last && b < h && (b-last)%every == 0 {
+				until = b
+			}
+		}
+		if (until-last)%every != 0 && until != h {
+			continue
+		}
+		s.Clauses = append(s.Clauses, schedule.Clause{Every: every, Until: until})
+		if until == h {
+			break
+		}
+		last = until
+	}
+	if len(s.Clauses) == 0 || s.Clauses[len(s.Clauses)-1].Until != h {
+		s.Clauses = append(s.Clauses, schedule.Clause{Every: time.Second, Until: h})
+	}
+	if asks, _ := s.Timeline().Asks(h); asks[len(asks)-1] < h {
+		s.Clauses = append(s.Clauses, schedule.Clause{At: []time.Duration{h}})
+	}
+	return schedule.Canonical(s)
+}
+
+// In sample, at the cost of a baseline that is itself a schedule of at
+// most K nice clauses ending at the give-up age, the K-clause fit is
+// never worse than the baseline on the items it was fitted to.
+func TestFitNeverLosesToANiceBaselineInSample(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 5))
+	h := 5 * time.Minute
+	models := []loggen.Model{loggen.Payments, loggen.Deadline, loggen.Batch}
+	for trial := range 24 {
+		items := loggen.Items(loggen.Rows(models[trial%3], 400, uint64(100+trial)))
+		base := randomNiceSchedule(r, 1+r.IntN(4), h)
+		res, err := Study(ItemSample(items), StudyOptions{Options: Options{Horizon: h},
+			Baselines: []Baseline{{Name: "b", Schedule: base}}, NoSignals: true, NoBatches: true, NoDeadlines: true})
+		if err != nil {
+			t.Fatalf("%s: %v", schedule.Format(base), err)
+		}
+		b, f := res.Baselines[0].Baseline, res.Fitted
+		if f.RequestsPerItem > b.RequestsPerItem*(1+1e-9) || f.Stuck > b.Stuck+1e-9 || f.Lag.Mean > b.Lag.Mean*(1+1e-12) {
+			t.Errorf("log %d: at %q's cost (%.3f req/item, %g stuck asks, lag %.4g) the fit %q spends %.3f, %g stuck, lag %.4g",
+				trial, b.Schedule, b.RequestsPerItem, b.Stuck, b.Lag.Mean, f.Schedule, f.RequestsPerItem, f.Stuck, f.Lag.Mean)
+		}
+	}
+}
+
+// The seed post's Before and Now on the bundled payments log, in sample,
+// each the budget of a fit given up at its own end.
+func TestFitBeatsBeforeAndNowInSample(t *testing.T) {
+	items, _, err := estimate.Read([]string{"../testdata/payments.csv"}, estimate.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, dsl string
+		h         time.Duration
+	}{{"before", beforeDSL + " until 15m", 15 * time.Minute}, {"now", nowDSL, 15 * time.Minute}} {
+		base, err := schedule.Parse(c.dsl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Study(ItemSample(items), StudyOptions{Options: Options{Horizon: c.h},
+			Baselines: []Baseline{{Name: c.name, Schedule: base}}, NoSignals: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, f := res.Baselines[0].Baseline, res.Fitted
+		t.Logf("%s: %.3fs at %.2f req/item; fitted %q %.3fs at %.2f", c.name, b.Lag.Mean, b.RequestsPerItem, f.Schedule, f.Lag.Mean, f.RequestsPerItem)
+		if f.RequestsPerItem > b.RequestsPerItem*(1+1e-9) || f.Lag.Mean > b.Lag.Mean {
+			t.Errorf("%s: fitted %.4gs at %.3f requests per item, baseline %.4gs at %.3f", c.name, f.Lag.Mean, f.RequestsPerItem, b.Lag.Mean, b.RequestsPerItem)
+		}
+	}
+}
+
+// On every bundled log at budgets 2 to 32: the shipped schedule's stuck
+// cost is within its cap, no interval or boundary is past the give-up
+// age, and the give-up age is one of the nice ages.
+func TestShippedSchedulesGiveUpAndCapTheStuck(t *testing.T) {
+	nice := giveUpAges()
+	for _, log := range []string{"payments", "deadline", "batch"} {
+		items, _, err := estimate.Read([]string{"../testdata/" + log + ".csv"}, estimate.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range []float64{2, 4, 8, 16, 32} {
+			res, err := Study(ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: b}}, Holdout: 0.3, Seed: 1})
+			if err != nil {
+				t.Fatalf("%s at %g: %v", log, b, err)
+			}
+			h, s := res.GiveUp.Age, res.Schedule
+			if !slices.Contains(nice, h) {
+				t.Errorf("%s at %g: give-up age %s is not a nice age", log, b, h)
+			}
+			// The cap is 8 × the budget, counted by hand from the asks.
+			asks, err := s.Timeline().Asks(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stuck := float64(len(asks)) + alignedBy(s, h)
+			if cap := math.Ceil(8 * b); res.StuckCap != int(cap) || stuck > cap || math.Abs(stuck-res.Fitted.Stuck) > 1e-9 {
+				t.Errorf("%s at %g: %q asks a stuck item %g times by %s (row says %g), cap %d (want %g)", log, b, schedule.Format(s), stuck, h, res.Fitted.Stuck, res.StuckCap, cap)
+			}
+			end, ok := s.End()
+			if !ok || end > h {
+				t.Errorf("%s at %g: %q does not stop by %s", log, b, schedule.Format(s), h)
+			}
+			for _, c := range s.Clauses {
+				if c.Every > h || c.Until > h || slices.ContainsFunc(c.At, func(a time.Duration) bool { return a > h }) {
+					t.Errorf("%s at %g: clause of %q past %s", log, b, schedule.Format(s), h)
+				}
+			}
+			for _, a := range s.Aligned {
+				if a.Until == 0 || a.Until > h {
+					t.Errorf("%s at %g: aligned asks of %q past %s", log, b, schedule.Format(s), h)
+				}
+			}
+		}
+	}
+}
+
+// alignedBy is the expected number of aligned asks by h over a uniform
+// creation phase: offsets × span / period, worked out apart from AsksBy.
+func alignedBy(s *schedule.Schedule, h time.Duration) float64 {
+	var n float64
+	for _, a := range s.Aligned {
+		span := min(h, a.Until)
+		n += float64(len(a.Offsets)) * float64(span) / float64(a.Period)
+	}
+	return n
+}
