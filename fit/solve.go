@@ -30,7 +30,7 @@ func (p *problem) run() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Schedule, res.Multiplier = s, m
+		res.Schedule, res.Multiplier = p.polish(s), m
 		if len(opt.Asks) <= maxNiceAt {
 			res.Schedule = p.better(res.Schedule, p.niceAt())
 		}
@@ -165,24 +165,28 @@ func (p *problem) better(a, b *schedule.Schedule) *schedule.Schedule {
 	if b == nil {
 		return a
 	}
-	score := func(s *schedule.Schedule) (float64, bool) {
-		asks, err := s.Timeline().Asks(p.horizon)
-		if err != nil {
-			return 0, false
-		}
-		sec := seconds(asks)
-		sm := evaluate(p.l, sec)
-		if p.kind == byPrice {
-			return sm.objective(p.opt.Objective) + p.opt.Budget.Price*sm.requests, p.withinStuck(len(sec))
-		}
-		return sm.objective(p.opt.Objective), p.spent(sm, countTo(sec, p.countTo)) <= p.opt.Budget.limit()*(1+1e-12) && p.withinStuck(len(sec))
-	}
-	sa, oka := score(a)
-	sb, okb := score(b)
+	sa, oka := p.score(a)
+	sb, okb := p.score(b)
 	if okb && (!oka || sb < sa) {
 		return b
 	}
 	return a
+}
+
+// score is s's objective on the law up to the horizon (plus the price
+// times the requests at a price), and whether s keeps within the budget
+// and the stuck cap.
+func (p *problem) score(s *schedule.Schedule) (float64, bool) {
+	asks, err := s.Timeline().Asks(p.horizon)
+	if err != nil || len(asks) == 0 {
+		return 0, false
+	}
+	sec := seconds(asks)
+	sm := evaluate(p.l, sec)
+	if p.kind == byPrice {
+		return sm.objective(p.opt.Objective) + p.opt.Budget.Price*sm.requests, p.withinStuck(len(sec))
+	}
+	return sm.objective(p.opt.Objective), p.spent(sm, countTo(sec, p.countTo)) <= p.opt.Budget.limit()*(1+1e-12) && p.withinStuck(len(sec))
 }
 
 // seesAll reports whether s asks at the horizon (or, never stopping,

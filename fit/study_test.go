@@ -49,12 +49,14 @@ func randomNiceSchedule(r *rand.Rand, k int, h time.Duration) *schedule.Schedule
 
 // In sample, at the cost of a baseline that is itself a schedule of at
 // most K nice clauses ending at the give-up age, the K-clause fit is
-// never worse than the baseline on the items it was fitted to.
+// never worse than the baseline on the items it was fitted to: the
+// search alone (Fit, at the baseline's requests and stuck cost, without
+// the baseline as a candidate), and Study.
 func TestFitNeverLosesToANiceBaselineInSample(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 5))
 	h := 5 * time.Minute
 	models := []loggen.Model{loggen.Payments, loggen.Deadline, loggen.Batch}
-	for trial := range 24 {
+	for trial := range 36 {
 		items := loggen.Items(loggen.Rows(models[trial%3], 400, uint64(100+trial)))
 		base := randomNiceSchedule(r, 1+r.IntN(4), h)
 		res, err := Study(ItemSample(items), StudyOptions{Options: Options{Horizon: h},
@@ -64,8 +66,20 @@ func TestFitNeverLosesToANiceBaselineInSample(t *testing.T) {
 		}
 		b, f := res.Baselines[0].Baseline, res.Fitted
 		if f.RequestsPerItem > b.RequestsPerItem*(1+1e-9) || f.Stuck > b.Stuck+1e-9 || f.Lag.Mean > b.Lag.Mean*(1+1e-12) {
-			t.Errorf("log %d: at %q's cost (%.3f req/item, %g stuck asks, lag %.4g) the fit %q spends %.3f, %g stuck, lag %.4g",
+			t.Errorf("log %d: at %q's cost (%.3f req/item, %g stuck asks, lag %.4g) the study ships %q: %.3f, %g stuck, lag %.4g",
 				trial, b.Schedule, b.RequestsPerItem, b.Stuck, b.Lag.Mean, f.Schedule, f.RequestsPerItem, f.Stuck, f.Lag.Mean)
+		}
+		fr, err := Fit(items, Options{Budget: Budget{RequestsPerItem: b.RequestsPerItem}, StuckAsks: int(b.Stuck), Horizon: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Replay(fr.Schedule, items, ReplayOptions{Horizon: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.RequestsPerItem > b.RequestsPerItem*(1+1e-9) || AsksBy(fr.Schedule, h) > b.Stuck || m.Lag.Mean > b.Lag.Mean*(1+1e-12) {
+			t.Errorf("log %d: at %q's cost (%.3f req/item, %g stuck asks, lag %.4g) the search finds %q: %.3f, %g stuck, lag %.4g",
+				trial, b.Schedule, b.RequestsPerItem, b.Stuck, b.Lag.Mean, m.Schedule, m.RequestsPerItem, AsksBy(fr.Schedule, h), m.Lag.Mean)
 		}
 	}
 }
