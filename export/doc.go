@@ -2,8 +2,12 @@
 // github.com/pollfit/pollfit/fit/schedule) for the programs that will
 // follow it: as schedule language text (DSL), as a versioned JSON
 // document (JSON, read back by ReadJSON), as a self-contained Go source
-// file (Go) or as a JavaScript ES module (JS). Write picks one by name
-// (Formats); "pollfit export" is the command-line face of this package.
+// file (Go), as a JavaScript ES module (JS), as a TypeScript module
+// (TS), as a Kotlin file (Kotlin) or as the list of its ask ages
+// (Asks). Write picks one by name (Formats); "pollfit export" is the
+// command-line face of this package. There is no Swift output, for want
+// of a Swift compiler to test it with: an iOS client reads Asks or the
+// JSON document.
 //
 // # DSL
 //
@@ -82,6 +86,7 @@
 //	func (s Schedule) End() (end time.Duration, ok bool)
 //	func (s Schedule) BackOff() *BackOff
 //	func (b *BackOff) Reset()
+//	func (b *BackOff) Wait() time.Duration             // until the planned ask; 0 when due
 //	func (b *BackOff) NextBackOff() time.Duration      // -1 (backoff.Stop) once stopped
 //	func (b *BackOff) Next() (wait time.Duration, stop bool)
 //	func (b *BackOff) Signal() (askNow bool)
@@ -90,17 +95,21 @@
 // strictly after it; Asks lists the asks up to a horizon. Both leave
 // out the wall-clock aligned asks, which depend on when the item was
 // created: NextFrom and AsksFrom take the creation time and include
-// them. A BackOff walks the schedule: Reset is the ask at age 0, each
-// NextBackOff the wait until the next ask. Its Now field is the clock
-// for aligned asks and signals (nil means time.Now; call Reset after
-// setting it). Signal, for a schedule with reset on signal, restarts
-// the age-based asks from now and reports that the caller should ask
-// at once. The waits are the gaps between scheduled asks and do not
-// subtract the time the operation took; where that matters, call
-// Poll.Next(time.Since(created)) instead, which always waits for the
-// next ask on the timeline. GoOptions renames the package, variable and
-// types, and VarOnly writes a further schedule into a package that has
-// the types already.
+// them. A BackOff walks the schedule on its timeline: Reset is age 0
+// (the first ask is then after Wait, 0 unless the schedule starts
+// later) and each NextBackOff, called after an ask, is the wait from
+// now until the next ask of the schedule, measured from Reset on its
+// Now clock (nil means time.Now; call Reset after setting it). A slow
+// check therefore never pushes later asks back: with asks at 0s 1s 2s
+// 3s and checks of 300 ms the calls are at 0s, 1s, 2s and 3s, not
+// 1.3s, 2.6s and 3.9s; an ask whose time passed while a check ran is
+// skipped, and after the last ask NextBackOff returns -1. Signal, for
+// a schedule with reset on signal, restarts the age-based asks from
+// now and reports that the caller should ask at once. Next(age) does
+// the same arithmetic without state: Poll.Next(time.Since(created)) is
+// the wait until the next ask on the timeline. GoOptions renames the
+// package, variable and types, and VarOnly writes a further schedule
+// into a package that has the types already.
 //
 // # JavaScript
 //
@@ -108,82 +117,161 @@
 // milliseconds: the schedule as data, next(ageMs) (-1 when no ask
 // follows), nextFrom(createdMs, ageMs), asks(horizonMs),
 // asksFrom(createdMs, horizonMs), end() (Infinity for a schedule that
-// never stops) and a BackOff class with reset(), nextBackOff() (STOP,
-// -1, once stopped), signal() and a clock passed to its constructor
-// (default Date.now). Its arithmetic is exact for schedules in whole
-// milliseconds; finer durations are subject to floating-point rounding.
+// never stops) and a BackOff class with reset(), wait(), nextBackOff()
+// (STOP, -1, once stopped), signal() and a clock passed to its
+// constructor (default Date.now), on the timeline like the Go BackOff.
+// Its arithmetic is exact for schedules in whole milliseconds; finer
+// durations are subject to floating-point rounding.
 //
 //	import { BackOff, STOP } from "./poll.mjs";
+//	const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 //	async function poll(check) {
-//		const b = new BackOff(); // reset: this ask is at age 0
+//		const b = new BackOff(); // age 0
+//		await sleep(b.wait()); // 0 unless the schedule starts later
 //		for (;;) {
 //			if (await check()) return true;
 //			const wait = b.nextBackOff();
 //			if (wait === STOP) return false;
-//			await new Promise((r) => setTimeout(r, wait));
+//			await sleep(wait);
 //		}
 //	}
 //
+// # TypeScript
+//
+// TS writes the JS module with types, clean under tsc --strict: the
+// same functions and BackOff class, and the types Schedule, Clause (a
+// union of {at}, {every, until} and {every, forever: true}) and Aligned.
+//
+// # Kotlin
+//
+// Kotlin writes one file of plain Kotlin, within what Kotlin 1.3
+// accepts and without dependencies, declaring with the default
+// KotlinOptions:
+//
+//	object Poll {
+//		const val STOP: Long = -1L
+//		fun next(ageMs: Long): Long // STOP when no ask follows
+//		fun nextFrom(createdMs: Long, ageMs: Long): Long
+//		fun asks(horizonMs: Long): LongArray
+//		fun asksFrom(createdMs: Long, horizonMs: Long): LongArray
+//		fun end(): Long // Long.MAX_VALUE when it never stops
+//		class BackOff(now: () -> Long = { System.currentTimeMillis() }) {
+//			fun reset(); fun waitMs(): Long; fun nextBackOff(): Long; fun signal(): Boolean
+//		}
+//	}
+//
+// All in whole milliseconds, exactly: Kotlin refuses a schedule with
+// finer durations. The BackOff keeps to the timeline as the Go one
+// does; its wait is waitMs because wait() belongs to java.lang.Object.
+//
+// # Asks
+//
+// Asks writes the ages of the age-based asks in milliseconds, one a
+// line or as one JSON object, up to the schedule's end or a give-up
+// age (AsksOptions.Horizon, needed for a schedule that never stops),
+// for a language pollfit writes no code for or a configuration file.
+// It refuses schedules with wall-clock aligned clauses.
+//
+// # Names
+//
+// Go and Kotlin refuse names that would not compile or would change
+// the generated code's meaning: for Go, keywords, predeclared
+// identifiers (nil, len, true, int64, ...), the blank identifier, init,
+// main in package main, time (the file's import) and the generated
+// types; for Kotlin, hard keywords, names of only underscores and the
+// names the generated code uses (Long, LongArray, Math, System, ...).
+//
 // # Using the generated Go with retry libraries
+//
+// The adapters below are the code of the tests of export/adapters, a
+// module of its own that builds them against the real libraries
+// (cenkalti/backoff v4.3.0 and v5.0.3, failsafe-go v0.9.8, retry-go
+// v4.7.0 and v5.1.1, go-retry v0.5.0) and checks that the calls come
+// at the schedule's asks, with instant checks and with slow ones. In
+// each, b is a fresh BackOff and checkPayment the check, a func() error.
+// Every library makes its first call at once (cenkalti's right after
+// calling Reset), so the check sleeps b.Wait() first: that is 0, but
+// before the first ask of a schedule that starts after age 0 it is the
+// wait for that ask, so that at 100ms 200ms 400ms gets three calls, not
+// four. After the last ask the BackOff returns Stop, and each adapter
+// stops the library then.
 //
 // github.com/cenkalti/backoff/v4: *BackOff is a backoff.BackOff.
 //
-//	err := backoff.Retry(checkPayment, poll.Poll.BackOff())
+//	b := poll.Poll.BackOff()
+//	err := backoff.Retry(func() error {
+//		time.Sleep(b.Wait()) // 0 unless the schedule starts later
+//		return checkPayment()
+//	}, b)
 //
-// github.com/cenkalti/backoff/v5: the same, but v5 stops after
-// DefaultMaxElapsedTime (15 minutes) unless told otherwise, so lift the
-// limit for longer schedules:
+// github.com/cenkalti/backoff/v5: the same, but v5 stops when the
+// time since the start plus the next wait passes MaxElapsedTime, 15
+// minutes by default, so lift the limit: the schedule stops by itself.
 //
-//	_, err := backoff.Retry(ctx, checkPayment,
-//		backoff.WithBackOff(poll.Poll.BackOff()),
-//		backoff.WithMaxElapsedTime(0)) // no limit: the schedule decides
+//	b := poll.Poll.BackOff()
+//	_, err := backoff.Retry(ctx, func() (bool, error) {
+//		time.Sleep(b.Wait()) // 0 unless the schedule starts later
+//		return true, checkPayment()
+//	}, backoff.WithBackOff(b), backoff.WithMaxElapsedTime(0)) // no time limit: the schedule stops
 //
 // github.com/sethvargo/go-retry: *BackOff is a retry.Backoff (Next
 // returns stop once the schedule has stopped); return
 // retry.RetryableError(err) from the function to ask again.
 //
-//	err := retry.Do(ctx, poll.Poll.BackOff(), checkPayment)
+//	b := poll.Poll.BackOff()
+//	err := retry.Do(ctx, b, func(ctx context.Context) error {
+//		time.Sleep(b.Wait()) // 0 unless the schedule starts later
+//		return retry.RetryableError(checkPayment())
+//	})
 //
-// github.com/failsafe-go/failsafe-go: the delay function sees the time
-// since the first attempt, so Next places every ask on the schedule's
-// timeline whatever the attempts took; WithMaxDuration stops the policy
-// after the last ask (leave it out for a schedule that never stops).
-//
-//	end, _ := poll.Poll.End()
-//	policy := retrypolicy.NewBuilder[*http.Response]().
-//		WithMaxRetries(-1). // no count limit: the schedule decides
-//		WithMaxDuration(end).
-//		WithDelayFunc(func(exec failsafe.ExecutionAttempt[*http.Response]) time.Duration {
-//			wait, _ := poll.Poll.Next(exec.ElapsedTime())
-//			return wait // 0 past the end; WithMaxDuration has stopped it
-//		}).
-//		Build()
-//
-// (Older failsafe-go releases call the builder retrypolicy.Builder and
-// the delay function's argument failsafe.ExecutionAttemptedEvent.)
-//
-// github.com/avast/retry-go/v4: the delay function cannot stop the
-// retries, so take the wait in the retried function and make the error
-// unrecoverable once the schedule has stopped:
+// github.com/failsafe-go/failsafe-go: a delay function cannot stop the
+// policy, so AbortIf, which the policy calls once after each failed
+// attempt, plans the next ask and aborts after the last; the delay is
+// then the wait until the planned ask. (A delay function of
+// ElapsedTime alone returns 0 after the end and, without
+// WithMaxDuration, the executor loops at once.)
 //
 //	b := poll.Poll.BackOff()
-//	var wait time.Duration
+//	policy := retrypolicy.NewBuilder[any]().
+//		WithMaxRetries(-1). // no count limit: the schedule decides
+//		AbortIf(func(any, error) bool { return b.NextBackOff() < 0 }). // plans the next ask; stops after the last
+//		WithDelayFunc(func(failsafe.ExecutionAttempt[any]) time.Duration { return b.Wait() }).
+//		Build()
+//	err := failsafe.With(policy).Run(func() error {
+//		time.Sleep(b.Wait()) // 0 unless the schedule starts later
+//		return checkPayment()
+//	})
+//
+// github.com/avast/retry-go/v4: in the same way RetryIf, called once
+// after each failed attempt, plans the next ask and stops after the
+// last, and the delay is the wait until the planned ask.
+//
+//	b := poll.Poll.BackOff()
 //	err := retry.Do(func() error {
-//		err := checkPayment()
-//		if err != nil {
-//			if wait = b.NextBackOff(); wait < 0 {
-//				return retry.Unrecoverable(err)
-//			}
-//		}
-//		return err
+//		time.Sleep(b.Wait()) // 0 unless the schedule starts later
+//		return checkPayment()
 //	},
 //		retry.Attempts(0), // no count limit: the schedule decides
-//		retry.DelayType(func(uint, error, *retry.Config) time.Duration { return wait }),
-//		retry.LastErrorOnly(true))
+//		retry.RetryIf(func(error) bool { return b.NextBackOff() >= 0 }), // plans the next ask; stops after the last
+//		retry.DelayType(func(uint, error, *retry.Config) time.Duration { return b.Wait() }))
+//
+// github.com/avast/retry-go/v5, which has no retry.Do and no
+// retry.Config: the same options on a Retrier.
+//
+//	b := poll.Poll.BackOff()
+//	err := retry.New(
+//		retry.Attempts(0), // no count limit: the schedule decides
+//		retry.RetryIf(func(error) bool { return b.NextBackOff() >= 0 }), // plans the next ask; stops after the last
+//		retry.DelayType(func(uint, error, retry.DelayContext) time.Duration { return b.Wait() }),
+//	).Do(func() error {
+//		time.Sleep(b.Wait()) // 0 unless the schedule starts later
+//		return checkPayment()
+//	})
 //
 // A hand-written loop with signals:
 //
 //	b := poll.Poll.BackOff()
+//	time.Sleep(b.Wait()) // 0 unless the schedule starts later
 //	for {
 //		if done := check(); done {
 //			return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -98,4 +99,17 @@ func ExampleGo() {
 	// 		{Every: 30 * time.Second, Forever: true},
 	// 	},
 	// }
+}
+
+func ExampleAsks() {
+	s, _ := schedule.Parse("at 0s 1.5s, 2s until 8s, reset on signal")
+	export.Asks(os.Stdout, s, export.AsksOptions{})
+	export.Asks(os.Stdout, s, export.AsksOptions{JSON: true, Horizon: 5 * time.Second})
+	// Output:
+	// 0
+	// 1500
+	// 3500
+	// 5500
+	// 7500
+	// {"schedule":"at 0s 1.5s, 2s until 8s, reset on signal","give_up_ms":5000,"reset_on_signal":true,"asks_ms":[0,1500,3500]}
 }

@@ -95,11 +95,7 @@ func TestGolden(t *testing.T) {
 		if err := Go(&gosrc, s, opt); err != nil {
 			t.Fatal(err)
 		}
-		var js2 bytes.Buffer
-		if err := JS(&js2, s, JSOptions{Meta: metaFor(sd.name), Args: opt.Args[:len(opt.Args)-2]}); err != nil {
-			t.Fatal(err)
-		}
-		golden(t, sd.name+".mjs.golden", js2.Bytes())
+		goldenApps(t, sd.name, s, opt.Args[:len(opt.Args)-2])
 		golden(t, sd.name+".dsl", dsl.Bytes())
 		golden(t, sd.name+".json", js.Bytes())
 		golden(t, sd.name+".go.golden", gosrc.Bytes())
@@ -112,6 +108,33 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s: JSON output breaks the schema: %v", sd.name, errs)
 		}
 		checkJSONRoundTrip(t, s, metaFor(sd.name), js.Bytes())
+	}
+}
+
+// goldenApps compares the JavaScript, TypeScript and Kotlin output for
+// a seed with its golden files; Kotlin must refuse a sub-millisecond
+// schedule.
+func goldenApps(t *testing.T, name string, s *schedule.Schedule, args []string) {
+	t.Helper()
+	var js, ts, kt bytes.Buffer
+	if err := JS(&js, s, JSOptions{Meta: metaFor(name), Args: args}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, name+".mjs.golden", js.Bytes())
+	if err := TS(&ts, s, JSOptions{Meta: metaFor(name), Args: args}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, name+".ts.golden", ts.Bytes())
+	err := Kotlin(&kt, s, KotlinOptions{Meta: metaFor(name), Args: args})
+	switch {
+	case !wholeMS(s):
+		if err == nil || !strings.Contains(err.Error(), "whole milliseconds") {
+			t.Errorf("%s: Kotlin of a sub-millisecond schedule: error %v", name, err)
+		}
+	case err != nil:
+		t.Fatal(err)
+	default:
+		golden(t, name+".kt.golden", kt.Bytes())
 	}
 }
 

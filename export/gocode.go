@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/format"
-	"go/token"
 	"io"
 	"strings"
 	"text/template"
@@ -54,7 +53,9 @@ type goData struct {
 // Go writes s as one self-contained Go source file that imports only
 // the standard library and is formatted by go/format. See the package
 // documentation for what it declares. The package, variable and type
-// names must be Go identifiers and not keywords.
+// names must be Go identifiers that are not keywords, not predeclared,
+// not blank and not names the generated code declares or imports (nor
+// init, nor main in package main).
 func Go(w io.Writer, s *schedule.Schedule, opt GoOptions) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("export: %w", err)
@@ -85,20 +86,13 @@ func goDataFor(c *schedule.Schedule, opt GoOptions) (*goData, error) {
 		Reset:   c.ResetOnSignal,
 		VarOnly: opt.VarOnly,
 	}
-	for _, n := range []struct{ what, name string }{{"package", d.Package}, {"variable", d.Var}, {"type", d.Type}} {
-		if err := checkIdent(n.what, n.name); err != nil {
-			return nil, err
-		}
-	}
 	prefix := d.Type
 	if prefix == "Schedule" {
 		prefix = ""
 	}
 	d.Clause, d.AlignedT, d.BackOff = prefix+"Clause", prefix+"Aligned", prefix+"BackOff"
-	for _, t := range []string{d.Type, d.Clause, d.AlignedT, d.BackOff} {
-		if d.Var == t {
-			return nil, fmt.Errorf("export: variable name %s is taken by a generated type", d.Var)
-		}
+	if err := checkGoNames(d); err != nil {
+		return nil, err
 	}
 	args := opt.Args
 	if len(args) == 0 {
@@ -158,18 +152,6 @@ func goDuration(d time.Duration) string {
 		}
 	}
 	panic("unreachable")
-}
-
-func checkIdent(what, name string) error {
-	switch {
-	case token.IsKeyword(name):
-		return fmt.Errorf("export: %s name %q is a Go keyword", what, name)
-	case !token.IsIdentifier(name):
-		return fmt.Errorf("export: %s name %q is not a Go identifier", what, name)
-	case what == "package" && name == "_":
-		return fmt.Errorf("export: package name %q is not allowed", name)
-	}
-	return nil
 }
 
 // commandLine joins args as a shell would read them back, quoting

@@ -11,33 +11,6 @@ import (
 	"time"
 )
 
-func TestGoNames(t *testing.T) {
-	s := mustParse(t, "5s until 1m")
-	for _, tc := range []struct {
-		opt  GoOptions
-		want string // error prefix, "" for none
-	}{
-		{GoOptions{}, ""},
-		{GoOptions{Package: "payments", Var: "CheckoutPoll", Type: "Plan"}, ""},
-		{GoOptions{Package: "func"}, `export: package name "func" is a Go keyword`},
-		{GoOptions{Var: "range"}, `export: variable name "range" is a Go keyword`},
-		{GoOptions{Type: "9lives"}, `export: type name "9lives" is not a Go identifier`},
-		{GoOptions{Var: "x-y"}, `export: variable name "x-y" is not a Go identifier`},
-		{GoOptions{Package: "_"}, `export: package name "_" is not allowed`},
-		{GoOptions{Var: "BackOff"}, "export: variable name BackOff is taken by a generated type"},
-		{GoOptions{Var: "PlanClause", Type: "Plan"}, "export: variable name PlanClause is taken by a generated type"},
-	} {
-		var b bytes.Buffer
-		err := Go(&b, s, tc.opt)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%+v: %v", tc.opt, err)
-		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
-			t.Errorf("%+v: error %v, want %q", tc.opt, err, tc.want)
-		}
-	}
-}
-
 // TestGoDeclarations checks the names a renamed type brings and that
 // the header survives hostile arguments as one line.
 func TestGoDeclarations(t *testing.T) {
@@ -85,7 +58,7 @@ func TestGoDeclarations(t *testing.T) {
 	for _, name := range []string{
 		"Checkout", "Plan", "PlanClause", "PlanAligned", "PlanBackOff",
 		"Plan.Next", "Plan.NextFrom", "Plan.Asks", "Plan.AsksFrom", "Plan.End", "Plan.BackOff",
-		"PlanBackOff.Reset", "PlanBackOff.NextBackOff", "PlanBackOff.Next", "PlanBackOff.Signal",
+		"PlanBackOff.Reset", "PlanBackOff.Wait", "PlanBackOff.NextBackOff", "PlanBackOff.Next", "PlanBackOff.Signal",
 	} {
 		if !got[name] {
 			t.Errorf("generated code lacks %s (has %v)", name, got)

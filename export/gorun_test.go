@@ -29,6 +29,7 @@ type goCase struct {
 	horizon time.Duration
 	signals []time.Duration // ages, increasing
 	probes  []time.Duration // ages for Next and NextFrom
+	slow    time.Duration   // how long each check of the slow walk takes
 }
 
 // goResult is what the program prints for a case, one JSON line each.
@@ -37,6 +38,8 @@ type goResult struct {
 	Asks     []int64
 	AsksFrom []int64
 	Walk     []int64
+	SlowWalk []int64
+	AfterEnd []int64    // NextBackOff twice after the end
 	Next     [][2]int64 // wait, ok (1 or 0) for each probe
 	NextFrom [][2]int64
 	End      [2]int64
@@ -93,14 +96,33 @@ func writeFile(t *testing.T, path string, data []byte) {
 // signals and probe ages.
 func goCases(t *testing.T) []goCase {
 	r := rand.New(rand.NewPCG(3, 4))
+	var named []namedSchedule
+	for _, sd := range seeds {
+		named = append(named, namedSchedule{sd.name, mustParse(t, sd.dsl)})
+	}
+	for i := range 40 {
+		named = append(named, namedSchedule{fmt.Sprintf("random%d", i), randomSchedule(t, r)})
+	}
+	return casesFor(r, rand.New(rand.NewPCG(5, 6)), named)
+}
+
+type namedSchedule struct {
+	name string
+	s    *schedule.Schedule
+}
+
+// casesFor makes a case of each schedule, drawing its creation time,
+// signals and probes from r and its slow check from rs.
+func casesFor(r, rs *rand.Rand, named []namedSchedule) []goCase {
 	var cases []goCase
-	add := func(name string, s *schedule.Schedule) {
+	for _, n := range named {
 		created := int64(1_700_000_123_456_789_012) + r.Int64N(int64(24*time.Hour))
 		if len(cases)%4 == 3 {
 			created = -int64(10*365*24*time.Hour) + r.Int64N(int64(time.Hour))
 		}
-		h := horizonFor(s, created)
-		c := goCase{name: name, s: s, created: created, horizon: h}
+		h := horizonFor(n.s, created)
+		c := goCase{name: n.name, s: n.s, created: created, horizon: h}
+		c.slow = time.Duration(1+rs.Int64N(int64(h/20/time.Millisecond)+1)) * time.Millisecond
 		for range 3 {
 			c.signals = append(c.signals, time.Duration(r.Int64N(int64(h)+1)))
 		}
@@ -111,12 +133,6 @@ func goCases(t *testing.T) []goCase {
 			c.probes = append(c.probes, time.Duration(r.Int64N(int64(h)+1)))
 		}
 		cases = append(cases, c)
-	}
-	for _, sd := range seeds {
-		add(sd.name, mustParse(t, sd.dsl))
-	}
-	for i := range 40 {
-		add(fmt.Sprintf("random%d", i), randomSchedule(t, r))
 	}
 	return cases
 }
@@ -138,59 +154,6 @@ func horizonFor(s *schedule.Schedule, created int64) time.Duration {
 		}
 		h /= 2
 	}
-}
-
-// expectedWalk is the asks a BackOff walk should make, worked out from
-// the schedule package: the ask at Reset (age 0), the aligned asks,
-// and the age-based asks restarted at each signal when the schedule
-// resets on signal (each signal being an ask itself), up to horizon.
-func expectedWalk(t *testing.T, c goCase) []int64 {
-	set := map[time.Duration]bool{0: true}
-	aligned, err := (&schedule.Schedule{Aligned: c.s.Aligned}).ItemAsks(c.created, c.horizon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range aligned {
-		set[a] = true
-	}
-	ages, err := c.s.Timeline().Asks(c.horizon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	starts := []time.Duration{0}
-	if c.s.ResetOnSignal {
-		starts = append(starts, c.signals...)
-	}
-	for i, b := range starts {
-		set[b] = true
-		for _, a := range ages {
-			if b+a > c.horizon || i+1 < len(starts) && b+a >= starts[i+1] {
-				break
-			}
-			set[b+a] = true
-		}
-	}
-	var out []int64
-	for a := range set {
-		out = append(out, int64(a))
-	}
-	slices.Sort(out)
-	return out
-}
-
-func expectedNext(c goCase, age time.Duration, aligned bool) [2]int64 {
-	next, ok := c.s.Timeline().Next(age + 1) // first ask ≥ age+1 ns: strictly after age
-	if aligned {
-		for _, a := range c.s.Aligned {
-			if at, found := a.Next(c.created, max(age+1, 0)); found && (!ok || at < next) {
-				next, ok = at, true
-			}
-		}
-	}
-	if !ok {
-		return [2]int64{0, 0}
-	}
-	return [2]int64{int64(next - age), 1}
 }
 
 func ints(ds []time.Duration) []int64 {
@@ -222,7 +185,7 @@ func TestGeneratedGo(t *testing.T) {
 		}
 		checkImports(t, c.name, src.Bytes())
 		writeFile(t, filepath.Join(dir, "poll", fmt.Sprintf("s%d.go", i)), src.Bytes())
-		fmt.Fprintf(&table, "\t{%q, poll.S%d, %d, %d, %#v, %#v},\n", c.name, i, c.created, c.horizon, ints(c.signals), ints(c.probes))
+		fmt.Fprintf(&table, "\t{%q, poll.S%d, %d, %d, %#v, %#v, %d},\n", c.name, i, c.created, c.horizon, ints(c.signals), ints(c.probes), c.slow)
 	}
 	writeFile(t, filepath.Join(dir, "main.go"), []byte(strings.Replace(walkProgram, "\t// CASES\n", table.String(), 1)))
 	runGo(t, gotool, dir, "vet", "./...")
@@ -269,6 +232,12 @@ func checkGoResult(t *testing.T, c goCase, got goResult) {
 	if want := expectedWalk(t, c); !slices.Equal(got.Walk, want) {
 		t.Errorf("%s: BackOff walk with signals at %v:\n got %v\nwant %v", desc, c.signals, got.Walk, want)
 	}
+	if want := []int64{-1, -1}; ok && !slices.Equal(got.AfterEnd, want) {
+		t.Errorf("%s: NextBackOff after the end = %v, want %v", desc, got.AfterEnd, want)
+	}
+	if want := expectedSlowWalk(t, c); !slices.Equal(got.SlowWalk, want) {
+		t.Errorf("%s: BackOff walk with %v checks:\n got %v\nwant %v", desc, c.slow, got.SlowWalk, want)
+	}
 }
 
 // checkImports checks that generated code imports only "time".
@@ -284,110 +253,3 @@ func checkImports(t *testing.T, name string, src []byte) {
 		}
 	}
 }
-
-// walkProgram is the main program of the temporary module; the test
-// puts the case table in place of the CASES line.
-const walkProgram = `package main
-
-import (
-	"encoding/json"
-	"os"
-	"time"
-
-	"gentest/poll"
-)
-
-type tcase struct {
-	name    string
-	s       poll.Schedule
-	created int64
-	horizon time.Duration
-	signals []int64
-	probes  []int64
-}
-
-var cases = []tcase{
-	// CASES
-}
-
-type result struct {
-	Name     string
-	Asks     []int64
-	AsksFrom []int64
-	Walk     []int64
-	Next     [][2]int64
-	NextFrom [][2]int64
-	End      [2]int64
-}
-
-func ns(ds []time.Duration) []int64 {
-	out := []int64{}
-	for _, d := range ds {
-		out = append(out, int64(d))
-	}
-	return out
-}
-
-func pair(d time.Duration, ok bool) [2]int64 {
-	if ok {
-		return [2]int64{int64(d), 1}
-	}
-	return [2]int64{int64(d), 0}
-}
-
-// walk follows a BackOff on a fake clock from the creation time,
-// delivering each signal when it comes before the next planned ask.
-func walk(c tcase) []int64 {
-	now := time.Unix(0, c.created)
-	b := c.s.BackOff()
-	b.Now = func() time.Time { return now }
-	b.Reset()
-	t := time.Duration(0)
-	asks := []int64{0}
-	sigs := c.signals
-	planned, have := time.Duration(0), false
-	plan := func() {
-		w := b.NextBackOff()
-		planned, have = t+w, w >= 0
-	}
-	plan()
-	for len(asks) < 100000 {
-		if len(sigs) > 0 && (!have || time.Duration(sigs[0]) <= planned) {
-			t = time.Duration(sigs[0])
-			sigs = sigs[1:]
-			now = time.Unix(0, c.created).Add(t)
-			if b.Signal() {
-				if asks[len(asks)-1] != int64(t) {
-					asks = append(asks, int64(t))
-				}
-				plan()
-			}
-			continue
-		}
-		if !have || planned > c.horizon {
-			break
-		}
-		t = planned
-		now = time.Unix(0, c.created).Add(t)
-		asks = append(asks, int64(t))
-		plan()
-	}
-	return asks
-}
-
-func main() {
-	enc := json.NewEncoder(os.Stdout)
-	for _, c := range cases {
-		created := time.Unix(0, c.created)
-		r := result{Name: c.name, Asks: ns(c.s.Asks(c.horizon)), AsksFrom: ns(c.s.AsksFrom(created, c.horizon)), Walk: walk(c)}
-		for _, p := range c.probes {
-			r.Next = append(r.Next, pair(c.s.Next(time.Duration(p))))
-			r.NextFrom = append(r.NextFrom, pair(c.s.NextFrom(created, time.Duration(p))))
-		}
-		r.End = pair(c.s.End())
-		if err := enc.Encode(r); err != nil {
-			panic(err)
-		}
-	}
-}
-`

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -37,23 +38,27 @@ func floorMS(ns int64) int64 {
 	return int64(math.Floor(float64(ns)/1e6)) * 1e6
 }
 
-// TestGeneratedJS runs the JavaScript output of the whole-millisecond
-// cases of TestGeneratedGo under Node.js, one program over all cases,
-// and checks it the same way, against the schedule package.
-func TestGeneratedJS(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the Node.js run in -short mode")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on PATH; skipping the JavaScript run")
-	}
-	dir := t.TempDir()
+// msCases are 50 cases in whole milliseconds, where the JavaScript,
+// TypeScript and Kotlin output is exact: those of goCases whose
+// schedules are in whole milliseconds, then random ones, with every
+// time floored to the millisecond.
+func msCases(t *testing.T) []goCase {
 	var cases []goCase
 	for _, c := range goCases(t) {
-		if !wholeMS(c.s) {
-			continue
+		if wholeMS(c.s) {
+			cases = append(cases, c)
 		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	var more []namedSchedule
+	for i := 0; len(cases)+len(more) < 50; i++ {
+		if s := randomSchedule(t, r); wholeMS(s) {
+			more = append(more, namedSchedule{fmt.Sprintf("ms%d", i), s})
+		}
+	}
+	cases = append(cases, casesFor(r, rand.New(rand.NewPCG(9, 10)), more)...)
+	for k := range cases {
+		c := &cases[k]
 		c.created = floorMS(c.created)
 		c.horizon = time.Duration(floorMS(int64(c.horizon)))
 		for i := range c.signals {
@@ -62,8 +67,58 @@ func TestGeneratedJS(t *testing.T) {
 		for i := range c.probes {
 			c.probes[i] = time.Duration(floorMS(int64(c.probes[i])))
 		}
-		cases = append(cases, c)
 	}
+	return cases
+}
+
+// nodeTool returns the path of node, or skips the test.
+func nodeTool(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("skipping the Node.js run in -short mode")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on PATH (Debian package nodejs); skipping the JavaScript run")
+	}
+	return node
+}
+
+// runIn runs a program in dir and returns its standard output.
+func runIn(t *testing.T, dir, prog string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(prog, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s%s", filepath.Base(prog), strings.Join(args, " "), err, out, stderr.Bytes())
+	}
+	return out
+}
+
+// TestGeneratedJS runs the JavaScript output of msCases under Node.js,
+// one program over all cases, and checks it as TestGeneratedGo does,
+// against the schedule package.
+func TestGeneratedJS(t *testing.T) {
+	node := nodeTool(t)
+	dir := t.TempDir()
+	cases := msCases(t)
+	for i, c := range cases {
+		var src bytes.Buffer
+		if err := JS(&src, c.s, JSOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("s%d.mjs", i)), src.Bytes())
+	}
+	writeFile(t, filepath.Join(dir, "main.mjs"), []byte(jsMain(cases, ".mjs")))
+	checkJSOutput(t, cases, runIn(t, dir, node, "main.mjs"))
+}
+
+// jsMain is the program that imports the modules s0, s1, ... (with the
+// extension ext) and prints what jsWalkProgram finds for each case.
+func jsMain(cases []goCase, ext string) string {
 	var imports, table strings.Builder
 	msList := func(ds []time.Duration) string {
 		var parts []string
@@ -73,25 +128,16 @@ func TestGeneratedJS(t *testing.T) {
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
 	for i, c := range cases {
-		var src bytes.Buffer
-		if err := JS(&src, c.s, JSOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("s%d.mjs", i)), src.Bytes())
-		fmt.Fprintf(&imports, "import * as s%d from './s%d.mjs';\n", i, i)
-		fmt.Fprintf(&table, "  {name: %q, m: s%d, created: %s, horizon: %s, signals: %s, probes: %s},\n",
-			c.name, i, ms(time.Duration(c.created)), ms(c.horizon), msList(c.signals), msList(c.probes))
+		fmt.Fprintf(&imports, "import * as s%d from './s%d%s';\n", i, i, ext)
+		fmt.Fprintf(&table, "  {name: %q, m: s%d, created: %s, horizon: %s, signals: %s, probes: %s, slow: %s},\n",
+			c.name, i, ms(time.Duration(c.created)), ms(c.horizon), msList(c.signals), msList(c.probes), ms(c.slow))
 	}
-	prog := imports.String() + "const cases = [\n" + table.String() + "];\n" + jsWalkProgram
-	writeFile(t, filepath.Join(dir, "main.mjs"), []byte(prog))
-	cmd := exec.Command(node, "main.mjs")
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node main.mjs: %v\n%s", err, stderr.Bytes())
-	}
+	return imports.String() + "const cases = [\n" + table.String() + "];\n" + jsWalkProgram
+}
+
+// checkJSOutput checks the lines jsWalkProgram printed, one per case.
+func checkJSOutput(t *testing.T, cases []goCase, out []byte) {
+	t.Helper()
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
 	n := 0
@@ -99,6 +145,7 @@ func TestGeneratedJS(t *testing.T) {
 		var got struct {
 			Name                 string
 			Asks, AsksFrom, Walk []float64
+			SlowWalk, AfterEnd   []float64
 			Next, NextFrom       [][2]float64
 			End                  [2]float64
 		}
@@ -107,11 +154,12 @@ func TestGeneratedJS(t *testing.T) {
 		}
 		checkGoResult(t, cases[n], goResult{
 			Name: got.Name, Asks: nsList(got.Asks), AsksFrom: nsList(got.AsksFrom), Walk: nsList(got.Walk),
+			SlowWalk: nsList(got.SlowWalk), AfterEnd: stops(got.AfterEnd),
 			Next: nsPairs(got.Next), NextFrom: nsPairs(got.NextFrom), End: nsPair(got.End),
 		})
 	}
-	if n != len(cases) || n < 20 {
-		t.Fatalf("node printed %d results for %d cases (want at least 20)", n, len(cases))
+	if n != len(cases) || n < 50 {
+		t.Fatalf("printed %d results for %d cases (want 50)", n, len(cases))
 	}
 }
 
@@ -119,6 +167,19 @@ func nsList(msv []float64) []int64 {
 	out := make([]int64, len(msv))
 	for i, m := range msv {
 		out[i] = int64(math.Round(m * 1e6))
+	}
+	return out
+}
+
+// stops converts what nextBackOff returned after the end, STOP (-1)
+// expected, without scaling -1.
+func stops(msv []float64) []int64 {
+	out := make([]int64, len(msv))
+	for i, m := range msv {
+		out[i] = int64(m)
+		if m >= 0 {
+			out[i] = int64(math.Round(m * 1e6))
+		}
 	}
 	return out
 }
@@ -138,17 +199,16 @@ const jsWalkProgram = `
 function walk(c) {
   let now = c.created;
   const b = new c.m.BackOff(() => now);
-  let t = 0, planned = 0, have = false;
-  const asks = [0];
+  let t = 0, planned = b.wait(), have = true;
+  const asks = [];
   const sigs = c.signals.slice();
   const plan = () => { const w = b.nextBackOff(); have = w >= 0; planned = t + w; };
-  plan();
   while (asks.length < 100000) {
     if (sigs.length > 0 && (!have || sigs[0] <= planned)) {
       t = sigs.shift();
       now = c.created + t;
       if (b.signal()) {
-        if (asks[asks.length - 1] !== t) asks.push(t);
+        if (asks.length === 0 || asks[asks.length - 1] !== t) asks.push(t);
         plan();
       }
       continue;
@@ -162,6 +222,30 @@ function walk(c) {
   return asks;
 }
 
+function slowWalk(c) {
+  let now = c.created;
+  const b = new c.m.BackOff(() => now);
+  now += b.wait();
+  const asks = [];
+  while (asks.length < 100000 && now - c.created <= c.horizon) {
+    asks.push(now - c.created);
+    now += c.slow;
+    const w = b.nextBackOff();
+    if (w < 0) break;
+    now += w;
+  }
+  return asks;
+}
+
+function afterEnd(c) {
+  const e = c.m.end();
+  if (e === Infinity) return [];
+  let now = c.created;
+  const b = new c.m.BackOff(() => now);
+  now += e + 3600000;
+  return [b.nextBackOff(), b.nextBackOff()];
+}
+
 const pair = (x) => (x < 0 || x === Infinity ? [0, 0] : [x, 1]);
 
 for (const c of cases) {
@@ -170,6 +254,8 @@ for (const c of cases) {
     Asks: c.m.asks(c.horizon),
     AsksFrom: c.m.asksFrom(c.created, c.horizon),
     Walk: walk(c),
+    SlowWalk: slowWalk(c),
+    AfterEnd: afterEnd(c),
     Next: c.probes.map((p) => pair(c.m.next(p))),
     NextFrom: c.probes.map((p) => pair(c.m.nextFrom(c.created, p))),
     End: pair(c.m.end()),

@@ -15,69 +15,111 @@ import (
 func init() {
 	register(&command{
 		name:    "export",
-		summary: "write a schedule as schedule text, JSON, Go or JavaScript",
-		usage:   "pollfit export [--format dsl|json|go|js] (--schedule SPEC | --from FILE) [-o FILE] [flags]",
+		summary: "write a schedule as schedule text, JSON, Go, JavaScript, TypeScript, Kotlin or a list of asks",
+		usage:   "pollfit export [--format " + strings.Join(export.Formats, "|") + "] (--schedule SPEC | --from FILE) [-o FILE] [flags]",
 		example: `  pollfit export --schedule 'at 0s 3s 8s 16s 29s, 15s until 2m, 30s' --format json -o poll.json
   pollfit export --from poll.json --format go --package payments --var CheckoutPoll -o poll_gen.go
+  pollfit export --from poll.json --format kotlin --package com.example.payments --var CheckoutPoll
+  pollfit export --schedule 'at 0s 1s, 2s until 2m, 5s' --format asks --horizon 10m
   pollfit fit --json payments.csv | pollfit export --from - --format dsl --comment 'for checkout'
 
 --schedule takes schedule text or @FILE (schedule text or JSON). --from reads
 a JSON document written by 'pollfit export --format json' (its meta is kept)
-or by 'pollfit fit --json'; - reads standard input. The Go output imports
-only the standard library; see 'go doc github.com/pollfit/pollfit/export'
-for its API and for adapters to cenkalti/backoff, failsafe-go, retry-go
-and go-retry.`,
+or by 'pollfit fit --json'; - reads standard input. The Go, JavaScript,
+TypeScript and Kotlin output has no dependencies. --format asks lists the
+ages of the asks in milliseconds, one a line (--json: one JSON object), up to
+the schedule's end or --horizon, for other languages and config files. See
+'go doc github.com/pollfit/pollfit/export' for the API and for adapters to
+cenkalti/backoff, failsafe-go, retry-go and go-retry.`,
 		flags: exportFlags,
 	})
 }
 
+// exportOpts are the flags of pollfit export.
+type exportOpts struct {
+	format, spec, from, out, comment *string
+	pkg, varName, typ, horizon       *string
+	force, varOnly, json             *bool
+}
+
+// exportFlagFormats says which formats each format-specific flag
+// applies to.
+var exportFlagFormats = map[string][]string{
+	"package": {"go", "kotlin"}, "var": {"go", "kotlin"},
+	"type": {"go"}, "var-only": {"go"},
+	"horizon": {"asks"}, "json": {"asks"},
+}
+
 func exportFlags(fs *pflag.FlagSet) func(*env, []string) error {
-	format := fs.StringP("format", "f", "dsl", "output format: "+strings.Join(export.Formats, ", "))
-	spec := fs.StringP("schedule", "s", "", "the schedule: schedule text or @FILE")
-	from := fs.String("from", "", "read the schedule and its meta from a JSON document (- for stdin)")
-	out := fs.StringP("output", "o", "", "write to FILE instead of stdout")
-	force := fs.Bool("force", false, "overwrite an existing output file")
-	comment := fs.String("comment", "", "comment to put in the output (replaces one read with --from)")
-	pkg := fs.String("package", "poll", "Go: package name")
-	varName := fs.String("var", "Poll", "Go: name of the schedule variable")
-	typ := fs.String("type", "Schedule", "Go: name of the schedule type (helper types are named after it)")
-	varOnly := fs.Bool("var-only", false, "Go: declare only the variable, for a package that already has the types")
-	return func(e *env, args []string) error {
-		if len(args) > 0 {
-			return usagef("export: unexpected argument %q (give the schedule with --schedule or --from)", args[0])
-		}
-		f := strings.ToLower(*format)
-		if !slices.Contains(export.Formats, f) {
-			return usagef("export: unknown --format %q (want %s)", *format, strings.Join(export.Formats, ", "))
-		}
-		if f != "go" {
-			for _, name := range []string{"package", "var", "type", "var-only"} {
-				if fs.Changed(name) {
-					return usagef("export: --%s applies to --format go only", name)
-				}
-			}
-		}
-		s, meta, err := exportInput(*spec, *from)
-		if err != nil {
-			return err
-		}
-		if fs.Changed("comment") {
-			if meta == nil {
-				meta = &export.Meta{}
-			}
-			meta.Comment = *comment
-		}
-		goOpt := export.GoOptions{Package: *pkg, Var: *varName, Type: *typ, VarOnly: *varOnly, Args: e.args}
-		if f == "go" {
-			// Check the names before any file is created.
-			if err := export.Go(io.Discard, s, goOpt); err != nil {
-				return usagef("%v", err)
-			}
-		}
-		return writeOutput(*out, *force, e.stdout, func(w io.Writer) error {
-			return export.Write(w, f, s, meta, goOpt)
-		})
+	o := &exportOpts{
+		format:  fs.StringP("format", "f", "dsl", "output format: "+strings.Join(export.Formats, ", ")),
+		spec:    fs.StringP("schedule", "s", "", "the schedule: schedule text or @FILE"),
+		from:    fs.String("from", "", "read the schedule and its meta from a JSON document (- for stdin)"),
+		out:     fs.StringP("output", "o", "", "write to FILE instead of stdout"),
+		force:   fs.Bool("force", false, "overwrite an existing output file"),
+		comment: fs.String("comment", "", "comment to put in the output (replaces one read with --from)"),
+		pkg:     fs.String("package", "poll", "Go, Kotlin: package name"),
+		varName: fs.String("var", "Poll", "Go: name of the schedule variable; Kotlin: name of the object"),
+		typ:     fs.String("type", "Schedule", "Go: name of the schedule type (helper types are named after it)"),
+		varOnly: fs.Bool("var-only", false, "Go: declare only the variable, for a package that already has the types"),
+		horizon: fs.String("horizon", "", "asks: the give-up age (default: the schedule's end; needed when it never stops)"),
+		json:    fs.Bool("json", false, "asks: write one JSON object instead of one age a line"),
 	}
+	return func(e *env, args []string) error { return runExport(e, fs, o, args) }
+}
+
+func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
+	if len(args) > 0 {
+		return usagef("export: unexpected argument %q (give the schedule with --schedule or --from)", args[0])
+	}
+	f := strings.ToLower(*o.format)
+	if !slices.Contains(export.Formats, f) {
+		return usagef("export: unknown --format %q (want %s)", *o.format, strings.Join(export.Formats, ", "))
+	}
+	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json"} {
+		if fs.Changed(name) && !slices.Contains(exportFlagFormats[name], f) {
+			return usagef("export: --%s applies to --format %s only", name, strings.Join(exportFlagFormats[name], " and "))
+		}
+	}
+	s, meta, err := exportInput(*o.spec, *o.from)
+	if err != nil {
+		return err
+	}
+	if fs.Changed("comment") {
+		if meta == nil {
+			meta = &export.Meta{}
+		}
+		meta.Comment = *o.comment
+	}
+	write, err := exportWriter(e, f, s, meta, o)
+	if err != nil {
+		return err
+	}
+	// Check the names and the horizon before any file is created.
+	if slices.Contains([]string{"go", "kotlin", "asks"}, f) {
+		if err := write(io.Discard); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	return writeOutput(*o.out, *o.force, e.stdout, write)
+}
+
+// exportWriter returns what writes s in format f.
+func exportWriter(e *env, f string, s *schedule.Schedule, meta *export.Meta, o *exportOpts) (func(io.Writer) error, error) {
+	goOpt := export.GoOptions{Package: *o.pkg, Var: *o.varName, Type: *o.typ, VarOnly: *o.varOnly, Args: e.args}
+	switch f {
+	case "asks":
+		opt := export.AsksOptions{JSON: *o.json}
+		if *o.horizon != "" {
+			h, err := schedule.ParseDuration(*o.horizon)
+			if err != nil || h <= 0 {
+				return nil, usagef("export: --horizon %q is not a positive duration (for example 30m)", *o.horizon)
+			}
+			opt.Horizon = h
+		}
+		return func(w io.Writer) error { return export.Asks(w, s, opt) }, nil
+	}
+	return func(w io.Writer) error { return export.Write(w, f, s, meta, goOpt) }, nil
 }
 
 // exportInput reads the schedule from --schedule or --from, exactly one.
