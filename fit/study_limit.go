@@ -49,7 +49,7 @@ func (st *study) limit() error {
 	if err != nil {
 		return err
 	}
-	m := Metrics{Name: "limit", Horizon: end, RequestsPerItem: r.Fitted.RequestsPerItem, AsksByAges: st.opt.AsksBy,
+	m := Metrics{Name: st.limitName(), Horizon: end, RequestsPerItem: r.Fitted.RequestsPerItem, AsksByAges: st.opt.AsksBy,
 		Items: r.Fitted.Items, Pending: r.Fitted.Pending}
 	if st.model == nil {
 		// It sees every answer by the give-up age, and misses the rest.
@@ -81,6 +81,22 @@ func (st *study) limit() error {
 		r.LimitNote += "; it does not cover signals or wall-clock asks, which the fitted schedule uses and so may beat it"
 	}
 	return nil
+}
+
+// limitName is "limit", or "limit (by age)" when a row of the table
+// resets on signal or asks by the wall clock: the limit bounds only the
+// schedules that ask by age.
+func (st *study) limitName() string {
+	scheds := []*schedule.Schedule{st.res.Schedule}
+	for _, b := range st.opt.Baselines {
+		scheds = append(scheds, b.Schedule)
+	}
+	for _, s := range scheds {
+		if s.ResetOnSignal || len(s.Aligned) > 0 {
+			return "limit (by age)"
+		}
+	}
+	return "limit"
 }
 
 // limitStart is where the limit's first ask is: at the fit's first ask

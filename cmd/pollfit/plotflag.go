@@ -145,7 +145,7 @@ func hazardGrid(d fit.Density, end float64) (t, h []float64) {
 // the families dashed), and named schedules (fitted, baselines) as
 // labelled points (nil for none).
 func frontierPlot(pts []fit.FrontierPoint, points []plot.Point, clauses int) *plot.Figure {
-	curves := []plot.Curve{{Name: "limit (hindsight optimum)"}, {Name: fmt.Sprintf("fitted, %d clauses", clauses)}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
+	curves := []plot.Curve{{Name: "limit, asking by age (hindsight)"}, {Name: fmt.Sprintf("fitted, %d clauses", clauses)}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
 	for _, p := range pts {
 		for i, pr := range []fit.Prediction{p.Optimum, p.Segments, p.Fixed, p.Backoff, p.Jitter} {
 			if !math.IsNaN(pr.RequestsPerItem) && !math.IsNaN(pr.Lag.Mean) {

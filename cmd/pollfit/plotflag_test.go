@@ -112,7 +112,7 @@ func TestCommandPlots(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = names(frontierPlot(fr, []plot.Point{{Name: "fitted", Cost: st.Fitted.RequestsPerItem, Wait: st.Fitted.Lag.Mean}}, 4))
-	if len(got) < 3 || got[0] != "limit (hindsight optimum)" || got[len(got)-1] != "fitted" {
+	if len(got) < 3 || got[0] != "limit, asking by age (hindsight)" || got[len(got)-1] != "fitted" {
 		t.Errorf("frontier plot series %q", got)
 	}
 }

@@ -147,7 +147,7 @@ func (b *builder) lagCurves() []plot.Curve {
 func (b *builder) frontierXY() (curves []plot.Curve, pts []plot.Point) {
 	curves = b.front
 	for _, m := range b.metrics {
-		if m.Name == "limit" {
+		if strings.HasPrefix(m.Name, "limit") {
 			continue // on the limit curve by construction
 		}
 		pts = append(pts, plot.Point{Name: m.Name, Cost: m.RequestsPerItem, Wait: m.Lag.Mean})

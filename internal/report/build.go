@@ -102,7 +102,7 @@ func (b *builder) rows() {
 // frontier draws the frontier table: the limit, the fitted schedules and
 // the families at each budget.
 func (b *builder) frontier(pts []fit.FrontierPoint) {
-	curves := []plot.Curve{{Name: "limit (hindsight optimum)"}, {Name: "fitted schedules"}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
+	curves := []plot.Curve{{Name: "limit, asking by age (hindsight)"}, {Name: "fitted schedules"}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
 	for _, p := range pts {
 		for i, pr := range []fit.Prediction{p.Optimum, p.Segments, p.Fixed, p.Backoff, p.Jitter} {
 			if !math.IsNaN(pr.RequestsPerItem) && !math.IsNaN(pr.Lag.Mean) {

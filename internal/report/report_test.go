@@ -224,7 +224,7 @@ func TestReportPayments(t *testing.T) {
 	series := checkFigures(t, p)
 	for id, want := range map[string][]string{
 		"lags":     {"fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
-		"frontier": {"limit (hindsight optimum)", "fitted schedules", "fixed interval", "backoff ×2", "backoff ×2, full jitter", "fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
+		"frontier": {"limit, asking by age (hindsight)", "fitted schedules", "fixed interval", "backoff ×2", "backoff ×2, full jitter", "fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
 		"survival": {"Kaplan–Meier", "smoothed", "censored (pending)"},
 	} {
 		if !slices.Equal(series[id], want) {
@@ -240,7 +240,7 @@ func TestReportPayments(t *testing.T) {
 	for _, tr := range rows {
 		names = append(names, strings.TrimSpace(text(all(tr, tag("td"))[0])))
 	}
-	if !slices.Equal(names, []string{"fitted", "limit", "exact (fit)", "current", "fitted@current", "push", "fitted@push"}) {
+	if !slices.Equal(names, []string{"fitted", "limit (by age)", "exact (fit)", "current", "fitted@current", "push", "fitted@push"}) {
 		t.Errorf("table rows %q", names)
 	}
 	// The fitted schedule is shown in the language and parses back to
