@@ -22,7 +22,7 @@ func BenchmarkFrontier50(b *testing.B) {
 	m := mustModel(b, paymentsModel)
 	budgets := geometric(3, 40, 50)
 	for b.Loop() {
-		if _, err := Frontier(m, nil, budgets, Options{Horizon: 15 * time.Minute}, 1); err != nil {
+		if _, _, err := StudyFrontier(Sample{}, m, StudyOptions{Options: Options{Horizon: 15 * time.Minute}}, budgets); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -34,7 +34,7 @@ func BenchmarkFrontier50Log(b *testing.B) {
 	budgets := geometric(3, 40, 50)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Frontier(nil, items, budgets, Options{Horizon: 15 * time.Minute}, 1); err != nil {
+		if _, _, err := StudyFrontier(ItemSample(items), nil, StudyOptions{Options: Options{Horizon: 15 * time.Minute}}, budgets); err != nil {
 			b.Fatal(err)
 		}
 	}

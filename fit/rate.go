@@ -29,7 +29,11 @@ func rateShape(d Density, l law, obj Objective, perItem bool, t float64) float64
 	}
 	w := 1.0
 	if perItem {
-		w = math.Max(l.total()-l.F(t)+l.pend(t), 1e-300)
+		// Where no item is left waiting (to rounding), asking buys
+		// nothing: f/S there divides rounding noise by almost nothing.
+		if w = l.total() - l.F(t) + l.pend(t); w < 1e-12 {
+			return 0
+		}
 	}
 	if obj == RMS {
 		return math.Cbrt(2 * f / (3 * w))
@@ -61,7 +65,7 @@ func rateAsks(d Density, l law, obj Objective, perItem bool, scale, first, end, 
 		t := first + span*(0.5*x+0.5*x*x*x)
 		rt := r(t)
 		step := (t - prevT) * (prevR + rt) / 2
-		for acc+step >= 1 {
+		for acc+step >= 1 && len(asks) <= 10_000_000 {
 			// Interpolate the crossing linearly within the cell.
 			frac := (1 - acc) / step
 			at := prevT + frac*(t-prevT)

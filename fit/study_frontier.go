@@ -76,13 +76,13 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 	cap := st.res.StuckCap
 	res, err := st.fit(budget, cap)
 	if err != nil {
-		fp.Segments, fp.Optimum = nanPrediction(), nanPrediction()
+		fp.Fitted, fp.Limit = nanPrediction(), nanPrediction()
 	} else {
 		row, err := st.measure("fitted", res.Schedule)
 		if err != nil {
 			return fp, err
 		}
-		fp.Segments, fp.Schedule = row.prediction(), res.Schedule.String()
+		fp.Fitted, fp.Schedule = row.prediction(), res.Schedule.String()
 	}
 	first, free := fam.p.first, false
 	for _, bl := range st.opt.Baselines {
@@ -93,10 +93,10 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 	lim, err := hindsight(fam.p.l, fam.cands, first, free, st.opt.Objective, b)
 	if err == nil {
 		pa, pb := predict(fam.p.l, lim.a), predict(fam.p.l, lim.b)
-		fp.Optimum = Prediction{RequestsPerItem: b, Detected: lim.mix(pa.Detected, pb.Detected)}
-		fp.Optimum.Lag = LagStats{Mean: lim.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / fp.Optimum.Detected, P50: math.NaN(), P90: math.NaN(), P95: math.NaN(), P99: math.NaN(), Max: math.NaN()}
+		fp.Limit = Prediction{RequestsPerItem: b, Detected: lim.mix(pa.Detected, pb.Detected)}
+		fp.Limit.Lag = LagStats{Mean: lim.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / fp.Limit.Detected, P50: math.NaN(), P90: math.NaN(), P95: math.NaN(), P99: math.NaN(), Max: math.NaN()}
 	} else {
-		fp.Optimum = nanPrediction()
+		fp.Limit = nanPrediction()
 	}
 	fp.Fixed, fp.FixedInterval = fam.fixed.within(b, cap, st.opt.Seed, true)
 	fp.Backoff, fp.BackoffBase = fam.backoff.within(b, cap, st.opt.Seed, true)

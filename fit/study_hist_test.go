@@ -101,14 +101,14 @@ func TestFrontierAgreesWithFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fp.Schedule != schedule.Format(res.Schedule) || fp.Segments.Lag.Mean != res.Fitted.Lag.Mean || fp.Segments.RequestsPerItem != res.Fitted.RequestsPerItem {
-			t.Errorf("at %g: frontier %q %.4gs at %.3f, fit %q %.4gs at %.3f", fp.RequestsPerItem, fp.Schedule, fp.Segments.Lag.Mean, fp.Segments.RequestsPerItem,
+		if fp.Schedule != schedule.Format(res.Schedule) || fp.Fitted.Lag.Mean != res.Fitted.Lag.Mean || fp.Fitted.RequestsPerItem != res.Fitted.RequestsPerItem {
+			t.Errorf("at %g: frontier %q %.4gs at %.3f, fit %q %.4gs at %.3f", fp.RequestsPerItem, fp.Schedule, fp.Fitted.Lag.Mean, fp.Fitted.RequestsPerItem,
 				schedule.Format(res.Schedule), res.Fitted.Lag.Mean, res.Fitted.RequestsPerItem)
 		}
 		// The limit falls as the cost rises: the frontier's at B against
 		// the fit's at the fitted schedule's held-out cost.
 		lim := res.Limit.Lag.Mean * res.Limit.Detected / res.Limit.Items
-		front := fp.Optimum.Lag.Mean * fp.Optimum.Detected
+		front := fp.Limit.Lag.Mean * fp.Limit.Detected
 		if c := res.Limit.RequestsPerItem; (c <= fp.RequestsPerItem && front > lim*(1+1e-9)) || (c >= fp.RequestsPerItem && front < lim*(1-1e-9)) {
 			t.Errorf("at %g: the frontier's limit %.5g against the fit's %.5g at %.4g requests per item", fp.RequestsPerItem, front, lim, c)
 		}

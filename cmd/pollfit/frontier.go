@@ -171,7 +171,7 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k i
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "req/item\tlimit\tfitted (%d clauses)\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
 	for _, p := range pts {
-		fmt.Fprintf(tw, "%.3g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, secs(p.Optimum.Lag.Mean), secs(p.Segments.Lag.Mean),
+		fmt.Fprintf(tw, "%.3g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, secs(p.Limit.Lag.Mean), secs(p.Fitted.Lag.Mean),
 			secs(p.Fixed.Lag.Mean), secs(p.FixedInterval), secs(p.Backoff.Lag.Mean), secs(p.BackoffBase), secs(p.Jitter.Lag.Mean), secs(p.JitterBase))
 	}
 	tw.Flush()
@@ -196,8 +196,8 @@ func frontierRows(pts []fit.FrontierPoint, base []fit.Row) [][]string {
 	for _, p := range pts {
 		b := f(p.RequestsPerItem)
 		rows = append(rows,
-			[]string{"limit", "", b, f(p.Optimum.Lag.Mean), f(p.Optimum.Lag.P95), "", "", ""},
-			[]string{"segments", "", b, f(p.Segments.Lag.Mean), f(p.Segments.Lag.P95), "", p.Schedule, asks(p.Segments)},
+			[]string{"limit", "", b, f(p.Limit.Lag.Mean), f(p.Limit.Lag.P95), "", "", ""},
+			[]string{"segments", "", b, f(p.Fitted.Lag.Mean), f(p.Fitted.Lag.P95), "", p.Schedule, asks(p.Fitted)},
 			[]string{"fixed", "", b, f(p.Fixed.Lag.Mean), f(p.Fixed.Lag.P95), f(p.FixedInterval), "", asks(p.Fixed)},
 			[]string{"backoff", "", b, f(p.Backoff.Lag.Mean), f(p.Backoff.Lag.P95), f(p.BackoffBase), "", asks(p.Backoff)},
 			[]string{"jitter", "", b, f(p.Jitter.Lag.Mean), "", f(p.JitterBase), "", asks(p.Jitter)})

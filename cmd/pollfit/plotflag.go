@@ -147,7 +147,7 @@ func hazardGrid(d fit.Density, end float64) (t, h []float64) {
 func frontierPlot(pts []fit.FrontierPoint, points []plot.Point, clauses int) *plot.Figure {
 	curves := []plot.Curve{{Name: "limit, asking by age (hindsight)"}, {Name: fmt.Sprintf("fitted, %d clauses", clauses)}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
 	for _, p := range pts {
-		for i, pr := range []fit.Prediction{p.Optimum, p.Segments, p.Fixed, p.Backoff, p.Jitter} {
+		for i, pr := range []fit.Prediction{p.Limit, p.Fitted, p.Fixed, p.Backoff, p.Jitter} {
 			if !math.IsNaN(pr.RequestsPerItem) && !math.IsNaN(pr.Lag.Mean) {
 				curves[i].X = append(curves[i].X, pr.RequestsPerItem)
 				curves[i].Y = append(curves[i].Y, pr.Lag.Mean)

@@ -104,7 +104,7 @@ func (b *builder) rows() {
 func (b *builder) frontier(pts []fit.FrontierPoint) {
 	curves := []plot.Curve{{Name: "limit, asking by age (hindsight)"}, {Name: "fitted schedules"}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
 	for _, p := range pts {
-		for i, pr := range []fit.Prediction{p.Optimum, p.Segments, p.Fixed, p.Backoff, p.Jitter} {
+		for i, pr := range []fit.Prediction{p.Limit, p.Fitted, p.Fixed, p.Backoff, p.Jitter} {
 			if !math.IsNaN(pr.RequestsPerItem) && !math.IsNaN(pr.Lag.Mean) {
 				curves[i].X = append(curves[i].X, pr.RequestsPerItem)
 				curves[i].Y = append(curves[i].Y, pr.Lag.Mean)
