@@ -135,8 +135,10 @@ func (m *Model) String() string {
 
 // Items draws n items from the model with a seeded generator. An item
 // whose answer would come after censor seconds, or never, is pending at
-// age censor. Created is NoTime and Signal NaN.
+// age censor, which is at most MaxAge (a heavy tail can draw ages far
+// beyond it). Created is NoTime and Signal NaN.
 func (m *Model) Items(n int, seed uint64, censor float64) []Item {
+	censor = min(censor, maxAgeSeconds)
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	items := make([]Item, n)
 	for i := range items {

@@ -20,8 +20,21 @@ type ModelError struct {
 
 // Error gives "model:col: msg" followed by the text and a caret under the
 // fault.
+// A text longer than 200 bytes is cut to a window around the caret.
 func (e *ModelError) Error() string {
-	return fmt.Sprintf("model:%d: %s\n\t%s\n\t%s^", e.Col, e.Msg, e.Text, strings.Repeat(" ", e.Col-1))
+	text, col := e.Text, e.Col-1
+	if len(text) > maxQuote {
+		lo := max(0, min(col-maxQuote/2, len(text)-maxQuote))
+		hi := min(len(text), lo+maxQuote)
+		text, col = text[lo:hi], col-lo
+		if lo > 0 {
+			text, col = "..."+text, col+3
+		}
+		if hi < len(e.Text) {
+			text += "..."
+		}
+	}
+	return fmt.Sprintf("model:%d: %s\n\t%s\n\t%s^", e.Col, e.Msg, text, strings.Repeat(" ", max(col, 0)))
 }
 
 // ParseModel reads a settle-time model (see Model for the language):
@@ -128,7 +141,7 @@ func (p *modelParser) weight() (float64, bool, error) {
 	p.pos++
 	v, err := strconv.ParseFloat(w, 64)
 	if err != nil || v <= 0 || v > 1 || math.IsNaN(v) {
-		return 0, false, p.errAt(at, fmt.Sprintf("weight must be a number in (0, 1], not %q", w))
+		return 0, false, p.errAt(at, fmt.Sprintf("weight must be a number in (0, 1], not %q", clip(w)))
 	}
 	return v, true, nil
 }
@@ -158,7 +171,7 @@ func (p *modelParser) term() (term, error) {
 	}
 	spec, ok := modelSpecs[name]
 	if !ok {
-		return term{}, p.errAt(at, fmt.Sprintf("unknown distribution %q (known: exponential, gamma, lognormal, normal, point, uniform, weibull, never)", name))
+		return term{}, p.errAt(at, fmt.Sprintf("unknown distribution %q (known: exponential, gamma, lognormal, normal, point, uniform, weibull, never)", clip(name)))
 	}
 	if err := p.expect('('); err != nil {
 		return term{}, err
@@ -173,7 +186,7 @@ func (p *modelParser) term() (term, error) {
 		}
 		k, kat := p.word()
 		if strings.ToLower(k) != key {
-			return term{}, p.errAt(kat, fmt.Sprintf("%s expects %s= here, found %q", name, key, k))
+			return term{}, p.errAt(kat, fmt.Sprintf("%s expects %s= here, found %q", name, key, clip(k)))
 		}
 		if err := p.expect('='); err != nil {
 			return term{}, err
@@ -200,20 +213,28 @@ func (p *modelParser) term() (term, error) {
 // durationKey reports whether a parameter is a duration (else a number).
 func durationKey(k string) bool { return k != "shape" && k != "sigma" }
 
-// parseParam reads a duration (in seconds) or a positive number.
+// parseParam reads a duration (in seconds, at most MaxAge) or a number.
 func parseParam(v string, duration bool) (float64, error) {
+	x, err := parseParamValue(v, duration)
+	if err == nil && duration && x > maxAgeSeconds {
+		return 0, fmt.Errorf("%q is longer than the maximum age of 100 years", clip(v))
+	}
+	return x, err
+}
+
+func parseParamValue(v string, duration bool) (float64, error) {
 	if !duration {
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%q is not a number", v)
+			return 0, fmt.Errorf("%q is not a number", clip(v))
 		}
 		return x, nil
 	}
 	days := 0.0
 	if i := strings.IndexByte(v, 'd'); i > 0 {
 		x, err := strconv.ParseFloat(v[:i], 64)
-		if err != nil {
-			return 0, fmt.Errorf("%q is not a duration such as 1.5s", v)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, fmt.Errorf("%q is not a duration such as 1.5s", clip(v))
 		}
 		days, v = x, v[i+1:]
 		if v == "" {
@@ -223,9 +244,9 @@ func parseParam(v string, duration bool) (float64, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil {
 		if _, nerr := strconv.ParseFloat(v, 64); nerr == nil && v != "0" {
-			return 0, fmt.Errorf("%q needs a unit, as in %ss", v, v)
+			return 0, fmt.Errorf("%q needs a unit, as in %ss", clip(v), cut(v))
 		}
-		return 0, fmt.Errorf("%q is not a duration such as 1.5s", v)
+		return 0, fmt.Errorf("%q is not a duration such as 1.5s", clip(v))
 	}
 	return days*86400 + seconds(d), nil
 }

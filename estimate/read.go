@@ -60,6 +60,10 @@ type ReadOptions struct {
 	// SkipBad skips bad rows, counting them by reason in
 	// ReadStats.Skipped, instead of failing at the first.
 	SkipBad bool
+	// MaxLine is the longest CSV line, in bytes, a record spanning
+	// several lines counted whole; a longer one is an error (it cannot
+	// be skipped: its end is unknown). Zero means DefaultMaxLine, 1 MiB.
+	MaxLine int
 	// Histogram says the inputs are pre-aggregated histograms with the
 	// columns lo_s, hi_s, final and pending; read them with EachWeighted.
 	Histogram bool
@@ -89,9 +93,9 @@ type ReadStats struct {
 	Warnings []string
 }
 
-// Each reads the logs at paths — files, folders (every .csv, .tsv, .txt,
+// Each reads the logs at paths — files, folders (every .csv, .tsv,
 // .parquet and .pq file in them, gzipped or not, recursively, in name
-// order, hidden files left out), glob patterns and "-" for standard input
+// order, hidden and .txt files left out), glob patterns and "-" for standard input
 // (CSV) — and calls fn with every item, in input
 // order except that pending items censored at the default ObservedAt
 // come last. CSV and Parquet may be mixed; a file is Parquet when its
@@ -212,7 +216,7 @@ func expandPath(p string) ([]string, error) {
 			}
 			return nil
 		}
-		if !d.IsDir() && isLogName(name) {
+		if !d.IsDir() && isFolderLogName(name) {
 			files = append(files, path)
 		}
 		return nil
@@ -221,9 +225,17 @@ func expandPath(p string) ([]string, error) {
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no .csv, .tsv or .parquet files in folder", p)
+		return nil, fmt.Errorf("%s: no .csv, .tsv, .parquet or .pq files (gzipped or not) in folder; name a .txt log directly", p)
 	}
 	return files, nil
+}
+
+// isFolderLogName reports whether a file in a folder is read as a log:
+// .txt is left out, as a folder of logs often holds a README.txt or
+// notes; name such a log directly.
+func isFolderLogName(name string) bool {
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	return isLogName(name) && !strings.HasSuffix(name, ".txt")
 }
 
 func isLogName(name string) bool {
@@ -280,10 +292,22 @@ func (r *reader) finish() (ReadStats, error) {
 }
 
 // deliverDeferred delivers the pending items censored at obs.
+// A pending item older than MaxAge by then is skipped under SkipBad and
+// an error otherwise (the row is long gone, so the error has no line).
 func (r *reader) deliverDeferred(obs int64) error {
+	var old error
 	deliver := func(it Item) {
-		it.Age = float64(obs-it.Created) / 1e9
-		r.deliver(it, 1)
+		age, ok := ageBetween(it.Created, obs)
+		switch {
+		case ok:
+			it.Age = age
+			r.deliver(it, 1)
+		case r.opt.SkipBad:
+			r.skip(skipAge)
+		case old == nil:
+			old = fmt.Errorf("a pending item created at %s is %.4g years old at the latest timestamp, %s, beyond the maximum age of 100 years: fix the timestamps, or pass --observed-at or --skip-bad",
+				time.Unix(0, it.Created).UTC().Format(time.RFC3339), secondsBetween(it.Created, obs)/(365*24*3600), time.Unix(0, obs).UTC().Format(time.RFC3339))
+		}
 	}
 	if r.spill != nil {
 		if err := r.spill.each(deliver); err != nil {
@@ -296,7 +320,7 @@ func (r *reader) deliverDeferred(obs int64) error {
 		}
 	}
 	r.deferred = nil
-	return nil
+	return old
 }
 
 // deliver hands an item to the callback and counts it.
@@ -304,11 +328,11 @@ func (r *reader) deliver(it Item, w float64) {
 	st := &r.stats
 	st.Items++
 	if r.weighted {
-		n := int64(math.Round(w))
+		n := int64(math.Round(w)) // a whole count ≤ MaxCount
 		if it.Status.Final() {
-			st.Final += n
+			st.Final = addSat(st.Final, n)
 		} else {
-			st.Pending += n
+			st.Pending = addSat(st.Pending, n)
 		}
 	} else if it.Status.Final() {
 		st.Final++

@@ -37,26 +37,41 @@ func orDefault(s, def string) string {
 	return s
 }
 
+// indexHeader fills names with the trimmed header and maps each
+// lower-cased name to its first column, and each first column named
+// again to the first column repeating it.
+func indexHeader(header, names []string) (index map[string]int, dups map[int]int) {
+	index, dups = map[string]int{}, map[int]int{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		names[i] = h
+		if j, dup := index[strings.ToLower(h)]; !dup {
+			index[strings.ToLower(h)] = i
+		} else if _, seen := dups[j]; !seen {
+			dups[j] = i
+		}
+	}
+	return index, dups
+}
+
 // resolveColumns finds the columns opt asks for in a header.
 func resolveColumns(file string, header []string, opt *ReadOptions) (*layout, error) {
 	l := &layout{file: file, names: make([]string, len(header))}
-	index := map[string]int{}
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		l.names[i] = h
-		if _, dup := index[strings.ToLower(h)]; !dup {
-			index[strings.ToLower(h)] = i
-		}
-	}
+	index, dups := indexHeader(header, l.names)
 	found := func() string {
 		if len(l.names) == 0 {
 			return "the header is empty"
 		}
-		return "header has: " + strings.Join(l.names, ", ")
+		return "header has: " + cut(strings.Join(l.names, ", "))
 	}
 	var missing []string
+	var dup error
 	find := func(set, def string) int {
 		if i, ok := index[strings.ToLower(strings.TrimSpace(orDefault(set, def)))]; ok {
+			if j, twice := dups[i]; twice && dup == nil {
+				dup = &RowError{File: file, Line: 1, Col: j + 1, Column: cut(l.names[j]),
+					Msg: fmt.Sprintf("the header names this column twice (columns %d and %d): rename or drop one", i+1, j+1)}
+			}
 			return i
 		}
 		if set != "" {
@@ -76,6 +91,8 @@ func resolveColumns(file string, header []string, opt *ReadOptions) (*layout, er
 	l.final, l.pending = find("", "final"), find("", "pending")
 	hist := l.lo >= 0 && l.hi >= 0 && l.final >= 0 && l.pending >= 0
 	switch {
+	case dup != nil:
+		return nil, dup
 	case opt.Histogram && !hist:
 		return nil, fmt.Errorf("%s: a histogram needs the columns lo_s, hi_s, final, pending (%s)", file, found())
 	case opt.Histogram:

@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,15 +14,17 @@ import (
 // in parallel (see read_pipeline.go) and merged in order.
 func (r *reader) readCSV(name string, in io.Reader) error {
 	delim := r.delimFor(name)
-	ch := csvscan.NewChunker(in, delim, chunkSize)
+	ch := csvscan.NewChunker(crLines(in), delim, chunkSize)
+	ch.SetMaxRecord(r.opt.maxLine())
 	chunk, line, err := ch.Next(nil)
 	if err == io.EOF {
 		return fmt.Errorf("%s: empty file (no header)", name)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %v", name, err)
+		return chunkError(name, err)
 	}
 	recs := csvscan.NewRecords(delim)
+	recs.SetMaxRecord(r.opt.maxLine())
 	recs.Reset(chunk, line)
 	fields, _, ok, err := recs.Next()
 	if err != nil {
@@ -50,12 +53,34 @@ func (r *reader) readCSV(name string, in io.Reader) error {
 	return r.pipeline(ch, r.newConv(l), first, recs.Line(), delim)
 }
 
+// chunkError places a chunker's error in its file: a *RowError for a
+// syntax error or an overlong line, the read error otherwise.
+func chunkError(file string, err error) error {
+	var se *csvscan.Error
+	if errors.As(err, &se) {
+		return &RowError{File: file, Line: se.Line, Col: se.Field, Msg: se.Msg}
+	}
+	return fmt.Errorf("%s: %v", file, err)
+}
+
+// DefaultMaxLine is the longest CSV line (a whole record, quoted line
+// ends included) read unless ReadOptions.MaxLine says otherwise: 1 MiB.
+const DefaultMaxLine = 1 << 20
+
+func (o *ReadOptions) maxLine() int {
+	if o.MaxLine > 0 {
+		return o.MaxLine
+	}
+	return DefaultMaxLine
+}
+
 // chunkSize is the size of the pieces CSV input is parsed in.
 var chunkSize = 1 << 20
 
 // parseChunk parses the records of chunk into b.
 func (c *rowConv) parseChunk(recs *csvscan.Records, chunk []byte, line int, b *batch) {
 	recs.Reset(chunk, line)
+	recs.SetMaxRecord(c.maxLine)
 	width := c.l.width()
 	for {
 		fields, line, ok, err := recs.Next()
@@ -65,7 +90,9 @@ func (c *rowConv) parseChunk(recs *csvscan.Records, chunk []byte, line int, b *b
 		b.rows++
 		if err != nil {
 			var se *csvscan.Error
-			if errors.As(err, &se) {
+			if errors.As(err, &se) && se.TooLong {
+				c.fail(b, se.Line, -1, skipLong, "%s", se.Msg)
+			} else if errors.As(err, &se) {
 				c.fail(b, se.Line, se.Field-1, skipSyntax, "%s", se.Msg)
 			}
 		} else if len(fields) != width {
@@ -167,4 +194,35 @@ func trim(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// crPeek is how much of a CSV input is looked at to tell its line ends.
+const crPeek = 64 << 10
+
+// crLines returns in unchanged, unless its first crPeek bytes hold a
+// carriage return and no line feed: then its lines end in a lone CR (as
+// classic Mac OS wrote them) and it reads in with every CR as an LF.
+func crLines(in io.Reader) io.Reader {
+	br, ok := in.(*bufio.Reader)
+	if !ok || br.Size() < crPeek {
+		br = bufio.NewReaderSize(in, crPeek)
+	}
+	head, _ := br.Peek(crPeek)
+	if bytes.IndexByte(head, '\n') >= 0 || bytes.IndexByte(head, '\r') < 0 {
+		return br
+	}
+	return crReader{br}
+}
+
+// crReader turns every CR into an LF.
+type crReader struct{ r io.Reader }
+
+func (c crReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }

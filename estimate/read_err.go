@@ -2,7 +2,9 @@ package estimate
 
 import (
 	"fmt"
+	"io"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -54,6 +56,7 @@ const (
 	skipSignal        = "bad signal"
 	skipSignalOrder   = "signal before created"
 	skipHistogramBins = "bad histogram row"
+	skipLong          = "line too long"
 )
 
 // skipWarning summarises skipped rows for ReadStats.Warnings.
@@ -80,3 +83,41 @@ func skipWarning(skipped map[string]int64) string {
 	}
 	return fmt.Sprintf("skipped %d bad %s (%s)", total, rows, strings.Join(parts, ", "))
 }
+
+// maxQuote is the most bytes of input an error message quotes, so that
+// an endless field cannot flood the terminal.
+const maxQuote = 200
+
+// clip is input text in an error message, cut to maxQuote bytes with
+// "..." after the cut; %q quotes it.
+type clip string
+
+func (c clip) Format(f fmt.State, verb rune) {
+	s, cut := string(c), ""
+	if len(s) > maxQuote {
+		s, cut = s[:maxQuote], "..."
+	}
+	if verb == 'q' {
+		s = strconv.Quote(s)
+	}
+	io.WriteString(f, s+cut)
+}
+
+// quote is strconv.Quote of at most maxQuote bytes of s.
+func quote(s string) string { return fmt.Sprintf("%q", clip(s)) }
+
+// clipArgs wraps the text arguments of an error message in clip.
+func clipArgs(args []any) []any {
+	for i, a := range args {
+		switch v := a.(type) {
+		case []byte:
+			args[i] = clip(v)
+		case string:
+			args[i] = clip(v)
+		}
+	}
+	return args
+}
+
+// cut is s cut to maxQuote bytes, with "..." after the cut.
+func cut(s string) string { return fmt.Sprint(clip(s)) }

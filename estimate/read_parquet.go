@@ -64,7 +64,7 @@ func (r *reader) readParquet(name string, f *os.File) (err error) {
 		return err
 	}
 	for _, p := range cols {
-		p.own = &colSource{f: f, size: info.Size(), writer: pf.WriterVersion()}
+		p.own = &colSource{f: f, size: info.Size(), writer: pf.WriterVersion(), descr: sc.Column(p.index), buffers: pf.BufferPool()}
 	}
 	return r.parquetGroups(pf, cols, r.newConv(l), info.Size())
 }

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 )
@@ -110,7 +111,7 @@ func decodeColumn(wg *sync.WaitGroup, rdr file.ColumnChunkReader, pages *pageCol
 // WriteParquet writes); otherwise through arrow's column reader.
 func openColumn(rg *file.RowGroupReader, g int, p *pqCol) (file.ColumnChunkReader, *pageCol, error) {
 	if pageDecodable(rg, p) {
-		pr, err := p.own.pages(rg, p.index)
+		pr, err := p.own.pages(rg, p.index, false)
 		if pr == nil && err == nil {
 			pr, err = rg.GetColumnPageReader(p.index)
 		}
@@ -119,8 +120,15 @@ func openColumn(rg *file.RowGroupReader, g int, p *pqCol) (file.ColumnChunkReade
 		}
 		return nil, &pageCol{pr: pr, phys: p.phys, maxDef: p.maxDef}, nil
 	}
-	rdr, err := rg.Column(p.index)
-	return rdr, nil, err
+	pr, err := p.own.pages(rg, p.index, true)
+	if pr == nil && err == nil {
+		rdr, err := rg.Column(p.index)
+		return rdr, nil, err
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return file.NewColumnReader(p.own.descr, pr, memory.DefaultAllocator, p.own.buffers), nil, nil
 }
 
 func pageDecodable(rg *file.RowGroupReader, p *pqCol) bool {

@@ -70,18 +70,20 @@ func (c *rowConv) fastRows(cols []*pqCol, n int, b *batch) bool {
 		}
 		switch {
 		case final:
-			if s < cr {
+			age, ok := ageBetween(cr, s)
+			if s < cr || !ok {
 				return undo()
 			}
-			it.Age = float64(s-cr) / 1e9
+			it.Age = age
 			if s > latest {
 				latest = s
 			}
 		case c.fixedObs:
-			if c.observed < cr {
+			age, ok := ageBetween(cr, c.observed)
+			if c.observed < cr || !ok {
 				return undo()
 			}
-			it.Status, it.Age = Pending, float64(c.observed-cr)/1e9
+			it.Status, it.Age = Pending, age
 		default:
 			it.Status = Pending
 			b.deferred = append(b.deferred, it)

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/metadata"
 )
 
 // parquetGroups decodes the row groups of pf and merges their batches in
@@ -97,7 +96,7 @@ func cloneCols(cols []*pqCol) []*pqCol {
 	out := make([]*pqCol, len(cols))
 	for i, p := range cols {
 		q := *p // the column's description, without its reader and buffers
-		q.rdr, q.pages, q.own, q.err, q.pos, q.cur = nil, nil, nil, nil, 0, 0
+		q.rdr, q.pages, q.own, q.err, q.pos, q.cur = nil, nil, p.own.fresh(), nil, 0, 0
 		q.defs, q.i64, q.i32, q.f64, q.f32, q.ba, q.bl, q.i96 = nil, nil, nil, nil, nil, nil, nil, nil
 		q.idx, q.dict, q.lazy, q.arena = nil, nil, false, nil
 		out[i] = &q
@@ -153,58 +152,18 @@ func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int
 	}
 }
 
-// colSource reads the chunks of one column, row group after row group,
-// through one page reader and reused buffers. A chunk's pages are valid
-// until the next chunk is opened: the column is decoded by one goroutine
-// at a time, done with a page when it asks for the next.
-type colSource struct {
-	f      io.ReaderAt
-	size   int64
-	writer *metadata.AppVersion
-	pool   pagePool
-	stream chunkStream
-	pr     file.PageReader
-}
-
-// pages returns a page reader of column col of rg, or nil, nil when the
-// chunk is not one colSource reads (an old writer, encrypted).
-// A nil colSource returns nil too.
-func (s *colSource) pages(rg *file.RowGroupReader, col int) (file.PageReader, error) {
-	if s == nil {
-		return nil, nil
-	}
-	cc, err := rg.MetaData().ColumnChunk(col)
-	if err != nil || cc.CryptoMetadata() != nil ||
-		s.writer == nil || s.writer.LessThan(metadata.Parquet816FixedVersion) {
-		return nil, nil
-	}
-	start, n := cc.DataPageOffset(), cc.TotalCompressedSize()
-	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && start > cc.DictionaryPageOffset() {
-		start = cc.DictionaryPageOffset()
-	}
-	if start < 0 || n < 0 || start > s.size-n {
-		return nil, nil
-	}
-	s.stream.reset(s.f, start, n)
-	if s.pr == nil {
-		s.pr, err = file.NewPageReader(&s.stream, cc.NumValues(), cc.Compression(), &s.pool, nil)
-		return s.pr, err
-	}
-	s.pr.Reset(&s.stream, cc.NumValues(), cc.Compression(), nil)
-	return s.pr, s.pr.Err()
-}
-
 // chunkStream is a parquet.BufferedReader of a column chunk through a
 // reused buffer.
 type chunkStream struct {
 	f        io.ReaderAt
 	off, end int64  // the next unbuffered byte, the end of the chunk
+	unc      int64  // the chunk's declared uncompressed size
 	buf      []byte // the buffer
 	b        []byte // its unread bytes
 }
 
-func (s *chunkStream) reset(f io.ReaderAt, off, n int64) {
-	s.f, s.off, s.end, s.b = f, off, off+n, nil
+func (s *chunkStream) reset(f io.ReaderAt, off, n, unc int64) {
+	s.f, s.off, s.end, s.b, s.unc = f, off, off+n, nil, unc
 	if size := int(min(n, 1<<20)); len(s.buf) < size {
 		s.buf = make([]byte, size)
 	}
@@ -231,11 +190,16 @@ func (s *chunkStream) fill(n int) error {
 	return nil
 }
 
+// Peek is only ever called at a page header: it checks the header's
+// sizes against the chunk (checkPage) before arrow allocates them.
 func (s *chunkStream) Peek(n int) ([]byte, error) {
 	if len(s.b) < n && s.off < s.end {
 		if err := s.fill(n); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkPage(s.b, int64(len(s.b))+s.end-s.off, s.unc); err != nil {
+		return nil, err
 	}
 	if n > len(s.b) {
 		return s.b, io.EOF

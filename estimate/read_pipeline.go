@@ -1,7 +1,6 @@
 package estimate
 
 import (
-	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -97,7 +96,7 @@ func (r *reader) pipeline(ch *csvscan.Chunker, conv *rowConv, first []byte, firs
 		}
 	}
 	if readErr != nil {
-		return fmt.Errorf("%s: %v", conv.l.file, readErr)
+		return chunkError(conv.l.file, readErr)
 	}
 	return nil
 }
@@ -120,7 +119,7 @@ func (r *reader) sequential(ch *csvscan.Chunker, conv *rowConv, body []byte, lin
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %v", conv.l.file, err)
+			return chunkError(conv.l.file, err)
 		}
 		buf = body
 	}

@@ -51,13 +51,14 @@ type rowConv struct {
 	skipBad  bool
 	fixedObs bool
 	observed int64
+	maxLine  int // the longest CSV record
 	v        rowVals
 	fast     fastBufs
 }
 
 func (r *reader) newConv(l *layout) *rowConv {
 	return &rowConv{l: l, tp: *r.tp, status: r.status, skipBad: r.opt.SkipBad,
-		fixedObs: r.fixedObs, observed: r.observed}
+		fixedObs: r.fixedObs, observed: r.observed, maxLine: r.opt.maxLine()}
 }
 
 func (c *rowConv) clone() *rowConv {
@@ -86,52 +87,95 @@ func (c *rowConv) fail(b *batch, line, col int, reason, format string, args ...a
 	}
 	if b.err == nil {
 		b.err = &RowError{File: c.l.file, Line: line, Col: col + 1, Column: c.l.name(col),
-			Msg: fmt.Sprintf(format, args...), reason: reason}
+			Msg: fmt.Sprintf(format, clipArgs(args)...), reason: reason}
 	}
 	return false
 }
 
 // build checks the values in c.v and adds the item to b.
 func (c *rowConv) build(b *batch, line int) bool {
-	v, l := &c.v, c.l
+	v := &c.v
 	it := Item{Created: v.created, Signal: math.NaN(), Status: Settled}
 	if v.hasStatus {
 		it.Status = v.status
 	}
-	pendingAtObs := false
-	switch l.mode {
-	case modeTimes:
-		if v.created == NoTime {
-			return c.fail(b, line, l.created, skipMissing, "empty %s", l.name(l.created))
-		}
-		switch {
-		case v.settled != NoTime:
-			if v.settled < v.created {
-				return c.fail(b, line, l.settled, skipOrder, "%s before %s", l.name(l.settled), l.name(l.created))
-			}
-			it.Age = float64(v.settled-v.created) / 1e9
-			b.seen(v.settled)
-		case v.hasStatus && v.status.Final():
-			return c.fail(b, line, l.settled, skipMissing, "empty %s for a final status (%s)", l.name(l.settled), v.status)
-		default:
-			it.Status, pendingAtObs = Pending, true
-		}
-	case modeDuration:
-		switch {
-		case !math.IsNaN(v.dur):
-			it.Age = v.dur
-			if v.created != NoTime {
-				b.seen(v.created + int64(v.dur*1e9))
-			}
-		case v.hasStatus && v.status.Final():
-			return c.fail(b, line, l.duration, skipMissing, "empty %s for a final status (%s)", l.name(l.duration), v.status)
-		case v.created == NoTime:
-			return c.fail(b, line, l.duration, skipMissing, "empty %s", l.name(l.duration))
-		default:
-			it.Status, pendingAtObs = Pending, true
-		}
+	var pendingAtObs, ok bool
+	if c.l.mode == modeTimes {
+		pendingAtObs, ok = c.timesAge(b, line, &it)
+	} else {
+		pendingAtObs, ok = c.durationAge(b, line, &it)
+	}
+	if !ok {
+		return false
 	}
 	b.seen(v.created)
+	if !c.signalAge(b, line, &it) {
+		return false
+	}
+	if pendingAtObs {
+		if !c.fixedObs {
+			b.deferred = append(b.deferred, it)
+			return true
+		}
+		if !c.observedAge(b, line, &it) {
+			return false
+		}
+	}
+	b.items = append(b.items, it)
+	return true
+}
+
+// timesAge sets the age of a row with created and settled times;
+// pending reports a pending row, aged at the observed-at time.
+func (c *rowConv) timesAge(b *batch, line int, it *Item) (pending, ok bool) {
+	v, l := &c.v, c.l
+	switch {
+	case v.created == NoTime:
+		return false, c.fail(b, line, l.created, skipMissing, "empty %s", l.name(l.created))
+	case v.settled != NoTime:
+		if v.settled < v.created {
+			return false, c.fail(b, line, l.settled, skipOrder, "%s before %s", l.name(l.settled), l.name(l.created))
+		}
+		age, ok := ageBetween(v.created, v.settled)
+		if !ok {
+			return false, c.fail(b, line, l.settled, skipAge, "%s", tooOld(l.name(l.settled)+" − "+l.name(l.created), secondsBetween(v.created, v.settled)))
+		}
+		it.Age = age
+		b.seen(v.settled)
+	case v.hasStatus && v.status.Final():
+		return false, c.fail(b, line, l.settled, skipMissing, "empty %s for a final status (%s)", l.name(l.settled), v.status)
+	default:
+		it.Status = Pending
+		return true, true
+	}
+	return false, true
+}
+
+// durationAge is timesAge for a row with a duration.
+func (c *rowConv) durationAge(b *batch, line int, it *Item) (pending, ok bool) {
+	v, l := &c.v, c.l
+	switch {
+	case v.dur > maxAgeSeconds:
+		return false, c.fail(b, line, l.duration, skipAge, "%s", tooOld("duration", v.dur))
+	case !math.IsNaN(v.dur):
+		it.Age = v.dur
+		if v.created != NoTime {
+			b.seen(addSeconds(v.created, v.dur))
+		}
+	case v.hasStatus && v.status.Final():
+		return false, c.fail(b, line, l.duration, skipMissing, "empty %s for a final status (%s)", l.name(l.duration), v.status)
+	case v.created == NoTime:
+		return false, c.fail(b, line, l.duration, skipMissing, "empty %s", l.name(l.duration))
+	default:
+		it.Status = Pending
+		return true, true
+	}
+	return false, true
+}
+
+// signalAge sets the item's signal age from a timestamp or an age.
+func (c *rowConv) signalAge(b *batch, line int, it *Item) bool {
+	v, l := &c.v, c.l
 	switch {
 	case v.sigTime != NoTime:
 		if v.created == NoTime {
@@ -140,21 +184,30 @@ func (c *rowConv) build(b *batch, line int) bool {
 		if v.sigTime < v.created {
 			return c.fail(b, line, l.signal, skipSignalOrder, "%s before %s", l.name(l.signal), l.name(l.created))
 		}
-		it.Signal = float64(v.sigTime-v.created) / 1e9
+		sig, ok := ageBetween(v.created, v.sigTime)
+		if !ok {
+			return c.fail(b, line, l.signal, skipAge, "%s", tooOld("signal age", secondsBetween(v.created, v.sigTime)))
+		}
+		it.Signal = sig
 		b.seen(v.sigTime)
+	case v.sigAge > maxAgeSeconds:
+		return c.fail(b, line, l.signal, skipAge, "%s", tooOld("signal age", v.sigAge))
 	case !math.IsNaN(v.sigAge):
 		it.Signal = v.sigAge
 	}
-	if pendingAtObs {
-		if !c.fixedObs {
-			b.deferred = append(b.deferred, it)
-			return true
-		}
-		if c.observed < v.created {
-			return c.fail(b, line, l.created, skipObserved, "%s after the observed-at time", l.name(l.created))
-		}
-		it.Age = float64(c.observed-v.created) / 1e9
+	return true
+}
+
+// observedAge ages a pending item at the fixed observed-at time.
+func (c *rowConv) observedAge(b *batch, line int, it *Item) bool {
+	v, l := &c.v, c.l
+	if c.observed < v.created {
+		return c.fail(b, line, l.created, skipObserved, "%s after the observed-at time", l.name(l.created))
 	}
-	b.items = append(b.items, it)
+	age, ok := ageBetween(v.created, c.observed)
+	if !ok {
+		return c.fail(b, line, l.created, skipAge, "%s", tooOld("pending age at the observed-at time", secondsBetween(v.created, c.observed)))
+	}
+	it.Age = age
 	return true
 }

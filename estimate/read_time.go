@@ -117,7 +117,7 @@ func (p *timeParser) epoch(b []byte) (int64, error) {
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, errors.New("bad epoch number " + strconv.Quote(string(b)))
+		return 0, errors.New("bad epoch number " + quote(string(b)))
 	}
 	ns := f * p.unitNS
 	if ns >= math.MaxInt64 || ns <= math.MinInt64 {
@@ -177,7 +177,7 @@ func (p *timeParser) slow(s string) (int64, error) {
 	if p.layout != "" {
 		t, err := time.ParseInLocation(p.layout, s, loc)
 		if err != nil {
-			return 0, errors.New("bad timestamp " + strconv.Quote(s) + " for layout " + strconv.Quote(p.layout))
+			return 0, errors.New("bad timestamp " + quote(s) + " for layout " + strconv.Quote(p.layout))
 		}
 		return unixNano(t)
 	}
@@ -186,7 +186,7 @@ func (p *timeParser) slow(s string) (int64, error) {
 			return unixNano(t)
 		}
 	}
-	return 0, errors.New("bad timestamp " + strconv.Quote(s) + " (want RFC 3339, \"2006-01-02 15:04:05\", an epoch number, or set the time format)")
+	return 0, errors.New("bad timestamp " + quote(s) + " (want RFC 3339, \"2006-01-02 15:04:05\", an epoch number, or set the time format)")
 }
 
 func unixNano(t time.Time) (int64, error) {
@@ -197,10 +197,13 @@ func unixNano(t time.Time) (int64, error) {
 }
 
 // fast parses YYYY-MM-DD[T ]hh:mm:ss[.fraction][Z|±hh:mm|±hhmm] without
-// allocating. Zone-less timestamps take the parser's location. It
-// reports false for anything else, which then goes the slow way.
+// allocating; as RFC 3339 allows, t and z may be lower-case and the
+// seconds may be 60, a leap second, read as the next minute's :00 (Unix
+// time has no leap seconds). Zone-less timestamps take the parser's
+// location. It reports false for anything else, which then goes the
+// slow way.
 func (p *timeParser) fast(b []byte) (int64, bool) {
-	if len(b) < 19 || b[4] != '-' || b[7] != '-' || (b[10] != 'T' && b[10] != ' ') ||
+	if len(b) < 19 || b[4] != '-' || b[7] != '-' || (b[10] != 'T' && b[10] != 't' && b[10] != ' ') ||
 		b[13] != ':' || b[16] != ':' {
 		return 0, false
 	}
@@ -211,7 +214,7 @@ func (p *timeParser) fast(b []byte) (int64, bool) {
 	hh, ok1 := two(b[11], b[12])
 	mm, ok2 := two(b[14], b[15])
 	ss, ok3 := two(b[17], b[18])
-	if !ok1 || !ok2 || !ok3 || hh > 23 || mm > 59 || ss > 59 {
+	if !ok1 || !ok2 || !ok3 || hh > 23 || mm > 59 || ss > 60 {
 		return 0, false
 	}
 	var frac int64
@@ -234,7 +237,7 @@ func (p *timeParser) fast(b []byte) (int64, bool) {
 		if p.loc != nil {
 			return p.inLocation(secs, frac)
 		}
-	case b[i] == 'Z' && i+1 == len(b):
+	case (b[i] == 'Z' || b[i] == 'z') && i+1 == len(b):
 	case b[i] == '+' || b[i] == '-':
 		off, ok := zoneOffset(b[i+1:])
 		if !ok {
@@ -367,15 +370,15 @@ func parseDuration(b []byte) (float64, error) {
 	if err != nil {
 		d, derr := time.ParseDuration(string(b))
 		if derr != nil {
-			return 0, errors.New("bad duration " + strconv.Quote(string(b)) + " (want seconds or a Go duration like 1.5s)")
+			return 0, errors.New("bad duration " + quote(string(b)) + " (want seconds or a Go duration like 1.5s)")
 		}
 		f = d.Seconds()
 	}
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
-		return 0, errors.New("duration " + string(b) + " is not finite")
+		return 0, errors.New("duration " + cut(string(b)) + " is not finite")
 	case f < 0:
-		return 0, errors.New("negative duration " + string(b))
+		return 0, errors.New("negative duration " + cut(string(b)))
 	}
 	return f, nil
 }

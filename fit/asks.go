@@ -11,6 +11,7 @@ import (
 // replayer holds what replaying one schedule needs, compiled once.
 type replayer struct {
 	tl      *schedule.Timeline
+	runs    []schedule.Run // tl's progressions, for counting arithmetically
 	aligned []schedule.Aligned
 	reset   bool
 	atZero  int64 // 1 if the timeline asks at age 0
@@ -20,6 +21,7 @@ type replayer struct {
 func newReplayer(s *schedule.Schedule) *replayer {
 	r := &replayer{tl: s.Timeline(), aligned: s.Aligned, reset: s.ResetOnSignal}
 	r.atZero = r.tl.Count(0)
+	r.runs = r.tl.Runs()
 	return r
 }
 
@@ -82,6 +84,9 @@ func (v itemAsks) count(x time.Duration) int64 {
 	if len(v.aligned) == 0 || x < 0 {
 		return n
 	}
+	if v.alignedUpTo(x) > walkAligned {
+		return n + v.alignedExtra(x)
+	}
 	extra := v.buf[:0]
 	for _, a := range v.aligned {
 		for at, ok := a.Next(v.created, 0); ok && at <= x; at, ok = a.Next(v.created, at+1) {
@@ -96,4 +101,22 @@ func (v itemAsks) count(x time.Duration) int64 {
 	}
 	v.buf = extra
 	return n + int64(len(extra))
+}
+
+// walkAligned is the most aligned asks count lists one by one; beyond
+// it, it counts them arithmetically (alignedExtra), which costs the same
+// whatever the period.
+var walkAligned int64 = 64
+
+// alignedUpTo is the number of aligned asks at ages ≤ x, counting an age
+// shared by two clauses twice.
+func (v itemAsks) alignedUpTo(x time.Duration) int64 {
+	var n int64
+	for _, a := range v.aligned {
+		n += a.Count(v.created, x)
+		if n > walkAligned {
+			break
+		}
+	}
+	return n
 }

@@ -145,8 +145,20 @@ func replayItems(r *replayer, smp Sample, m *Metrics) (lags, weights []float64, 
 	return lags, weights, requests
 }
 
-// nanos converts an age in seconds to whole nanoseconds.
-func nanos(sec float64) time.Duration { return time.Duration(math.Round(sec * 1e9)) }
+// nanos converts an age in seconds to whole nanoseconds, saturating
+// beyond the int64 range rather than wrapping to a negative age (the
+// readers refuse ages beyond estimate.MaxAge, so only items built by
+// hand get there).
+func nanos(sec float64) time.Duration {
+	ns := math.Round(sec * 1e9)
+	switch {
+	case ns >= math.MaxInt64:
+		return math.MaxInt64
+	case ns <= math.MinInt64:
+		return math.MinInt64
+	}
+	return time.Duration(ns)
+}
 
 // replayHorizon is Replay's horizon: the given one, the end of a stopping
 // schedule, or for a schedule that never stops the first ask at or after
@@ -200,15 +212,7 @@ func LargestFinalAgeSample(smp Sample) time.Duration {
 // AsksBy is the number of asks by age t (inclusive) for an item that never
 // settles and gets no signal. Each wall-clock aligned clause adds its
 // expected count over a uniformly random creation phase, offsets × t/P
-// (up to its until).
+// (up to its until), less the asks aligned clauses share.
 func AsksBy(s *schedule.Schedule, t time.Duration) float64 {
-	n := float64(s.Timeline().Count(t))
-	for _, a := range s.Aligned {
-		span := t
-		if a.Until > 0 {
-			span = min(span, a.Until)
-		}
-		n += float64(len(a.Offsets)) * span.Seconds() / a.Period.Seconds()
-	}
-	return n
+	return float64(s.Timeline().Count(t)) + expectedAligned(s.Aligned, t)
 }

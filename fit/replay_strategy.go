@@ -47,6 +47,9 @@ func ReplayStrategySample(st backoff.Strategy, smp Sample, opt ReplayOptions, se
 	if runs < 1 {
 		return Metrics{}, fmt.Errorf("replay %s: need at least one run", st)
 	}
+	if runs > MaxStrategyRuns {
+		return Metrics{}, fmt.Errorf("replay %s: %d runs is more than the %d pollfit makes: use fewer runs (the percentiles settle within a few hundred)", st, runs, MaxStrategyRuns)
+	}
 	ms := make([]Metrics, runs)
 	for i := range ms {
 		o := opt
@@ -66,6 +69,10 @@ func ReplayStrategySample(st backoff.Strategy, smp Sample, opt ReplayOptions, se
 	}
 	return medianMetrics(st.String(), ms), nil
 }
+
+// MaxStrategyRuns is the most realisations ReplayStrategy makes; the
+// metrics of each are kept for the percentiles.
+const MaxStrategyRuns = 100_000
 
 func firstAtOrAfter(s *schedule.Schedule, age, fallback time.Duration) time.Duration {
 	if a, ok := s.Timeline().Next(age); ok {

@@ -50,6 +50,9 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 				if len(args) == 0 {
 					return usagef("eval: give at least one LOG")
 				}
+				if *runs < 1 || *runs > fit.MaxStrategyRuns {
+					return usagef("eval: --runs must be from 1 to %d, not %d", fit.MaxStrategyRuns, *runs)
+				}
 				opt := fit.ReplayOptions{}
 				var err error
 				if opt.AsksBy, err = parseDurationList(*asksBy); err != nil {

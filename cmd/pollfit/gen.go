@@ -39,8 +39,8 @@ after that are pending in the log.`,
 				if err != nil {
 					return usagef("gen: %v", err)
 				}
-				if *n < 1 {
-					return usagef("gen: --rows must be at least 1")
+				if *n < 1 || *n > maxGenRows {
+					return usagef("gen: --rows must be from 1 to %d, not %d", maxGenRows, *n)
 				}
 				var write func(io.Writer, []estimate.LogRow) error
 				switch strings.ToLower(*format) {
@@ -60,3 +60,7 @@ after that are pending in the log.`,
 		},
 	})
 }
+
+// maxGenRows is the most rows gen writes: it holds them in memory
+// (about 100 bytes each) before writing.
+const maxGenRows = 10_000_000

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -20,12 +22,12 @@ func writeOutput(path string, force bool, stdout io.Writer, write func(io.Writer
 			return fmt.Errorf("%s exists (use --force to overwrite it)", path)
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return err
+		return createError(path, err)
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
+	defer removeTemp(tmp) // a no-op once renamed
 	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		return err
@@ -49,4 +51,20 @@ func writeOutput(path string, force bool, stdout io.Writer, write func(io.Writer
 		return nil
 	}
 	return os.Rename(tmp, path)
+}
+
+// createError explains a failure to create the temporary file in terms
+// of path, the file asked for, not the temporary file's name.
+func createError(path string, err error) error {
+	dir := filepath.Dir(path)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("write %s: folder %s does not exist (create it first)", path, dir)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("write %s: no permission to create files in %s", path, dir)
+	case errors.As(err, &pe):
+		return fmt.Errorf("write %s: %v", path, pe.Err)
+	}
+	return fmt.Errorf("write %s: %v", path, err)
 }

@@ -21,6 +21,7 @@ type readFlags struct {
 	delimiter, timeFormat, timeUnit, tz        string
 	observedAt                                 string
 	skipBad, histogram, quiet                  bool
+	maxLine                                    int
 }
 
 // addReadFlags registers the log-reading flags on fs.
@@ -40,6 +41,7 @@ func addReadFlags(fs *pflag.FlagSet) *readFlags {
 	fs.StringVar(&r.observedAt, "observed-at", "", "when pending items were last seen (default: the latest timestamp in the input)")
 	fs.BoolVar(&r.skipBad, "skip-bad", false, "skip bad rows, counting them by reason, instead of stopping at the first")
 	fs.BoolVar(&r.histogram, "histogram", false, "inputs are histograms with columns lo_s,hi_s,final,pending")
+	fs.IntVar(&r.maxLine, "max-line", estimate.DefaultMaxLine, "longest CSV line in bytes (a longer one is an error)")
 	fs.BoolVarP(&r.quiet, "quiet", "q", false, "no progress and no warnings on stderr")
 	return r
 }
@@ -52,7 +54,10 @@ func (r *readFlags) options() (estimate.ReadOptions, error) {
 		StatusCol: r.status, SignalCol: r.signal,
 		FinalStatus: r.final, PendingStatus: r.pending,
 		TimeFormat: r.timeFormat, TimeUnit: r.timeUnit,
-		SkipBad: r.skipBad, Histogram: r.histogram,
+		SkipBad: r.skipBad, Histogram: r.histogram, MaxLine: r.maxLine,
+	}
+	if r.maxLine < 1 {
+		return opt, usagef("--max-line %d: want a positive number of bytes", r.maxLine)
 	}
 	switch strings.ToLower(r.timeUnit) {
 	case "s", "ms", "us", "µs", "ns":
@@ -116,7 +121,15 @@ func parseObservedAt(s string, loc *time.Location) (time.Time, error) {
 
 // each reads the logs at paths with the flags' options, showing progress
 // on a terminal and printing the warnings to stderr unless --quiet.
+// A histogram is refused: its items carry weights, which fn would drop.
 func (r *readFlags) each(e *env, paths []string, fn func(estimate.Item)) (estimate.ReadStats, error) {
+	if r.histogram {
+		cmd := "pollfit"
+		if len(e.args) > 0 {
+			cmd = e.args[0]
+		}
+		return estimate.ReadStats{}, usagef("%s: --histogram: %s replays items one by one and would ignore the bins' counts; give the raw log (estimate reads histograms)", cmd, cmd)
+	}
 	return r.eachWeighted(e, paths, func(it estimate.Item, _ float64) { fn(it) })
 }
 

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -92,7 +94,26 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("%s: %v", name, err)
 	}
+	if err := finiteFlags(name, fs); err != nil {
+		return err
+	}
 	return runner(&env{stdout: stdout, stderr: stderr, args: args}, fs.Args())
+}
+
+// finiteFlags refuses NaN and infinite values of float flags, which
+// strconv.ParseFloat accepts ("NaN", "Inf", "1e999") but no pollfit
+// flag means: a NaN share would slip past every range check.
+func finiteFlags(name string, fs *pflag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *pflag.Flag) {
+		if f.Value.Type() != "float64" || err != nil {
+			return
+		}
+		if x, perr := strconv.ParseFloat(f.Value.String(), 64); perr == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			err = usagef("%s: --%s %s: want a finite number", name, f.Name, f.Value.String())
+		}
+	})
+	return err
 }
 
 func newFlagSet(c *command) (*pflag.FlagSet, func(*env, []string) error) {

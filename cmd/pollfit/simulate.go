@@ -81,8 +81,8 @@ func simulateFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if len(f.strategies) == 0 {
 			return usagef("simulate: give at least one --strategy")
 		}
-		if f.runs < 1 {
-			return usagef("simulate: --runs must be at least 1")
+		if f.runs < 1 || f.runs > simulate.MaxRuns {
+			return usagef("simulate: --runs must be from 1 to %d, not %d", simulate.MaxRuns, f.runs)
 		}
 		var policies []simulate.Policy
 		for _, s := range f.strategies {
@@ -132,8 +132,8 @@ func runCrowd(e *env, f *simFlags, policies []simulate.Policy) error {
 
 func crowdFromFlags(e *env, f *simFlags) (simulate.Crowd, error) {
 	c := simulate.Crowd{Clients: f.clients, Answer: f.answer}
-	if f.clients < 1 {
-		return c, usagef("simulate: --clients must be at least 1")
+	if f.clients < 1 || f.clients > simulate.MaxClients {
+		return c, usagef("simulate: --clients must be from 1 to %d, not %d", simulate.MaxClients, f.clients)
 	}
 	if f.answer < 0 {
 		return c, usagef("simulate: --answer must not be negative")

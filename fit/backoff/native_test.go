@@ -1,6 +1,7 @@
 package backoff
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -192,6 +193,16 @@ func TestDecorrelatedTable(t *testing.T) {
 		w := waits(st, rng, 3)
 		if w[0] < 2*time.Second || w[0] > 6*time.Second {
 			t.Fatalf("first wait %v outside U(2s, 6s)", w[0])
+		}
+	}
+}
+
+// TestParseQuotesAtMost200Bytes: a huge spec is quoted cut short.
+func TestParseQuotesAtMost200Bytes(t *testing.T) {
+	for _, spec := range []string{"exponential(" + strings.Repeat("x", 1<<20) + ")", strings.Repeat("y", 1<<20) + "(1s)", "constant(" + strings.Repeat("9", 1<<20) + "q)"} {
+		_, err := Parse(spec)
+		if err == nil || len(err.Error()) > 800 || !strings.Contains(err.Error(), "...") {
+			t.Errorf("error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
 		}
 	}
 }

@@ -30,23 +30,23 @@ type arg struct {
 func Parse(spec string) (Strategy, error) {
 	m := specRE.FindStringSubmatch(spec)
 	if m == nil {
-		return nil, fmt.Errorf("strategy %q: want name(arguments), e.g. exponential(initial=100ms, factor=2, max=20s)", spec)
+		return nil, fmt.Errorf("strategy %q: want name(arguments), e.g. exponential(initial=100ms, factor=2, max=20s)", clipSpec(spec))
 	}
 	name := strings.ToLower(m[1])
 	args, err := splitArgs(m[2])
 	if err != nil {
-		return nil, fmt.Errorf("strategy %q: %v", spec, err)
+		return nil, fmt.Errorf("strategy %q: %v", clipSpec(spec), err)
 	}
 	st, err := build(name, args)
 	if err != nil {
-		return nil, fmt.Errorf("strategy %q: %v", spec, err)
+		return nil, fmt.Errorf("strategy %q: %v", clipSpec(spec), err)
 	}
 	for _, a := range args {
 		if !a.used {
 			if a.key == "" {
-				return nil, fmt.Errorf("strategy %q: %s takes no argument %q here", spec, name, a.val)
+				return nil, fmt.Errorf("strategy %q: %s takes no argument %q here", clipSpec(spec), name, clipSpec(a.val))
 			}
-			return nil, fmt.Errorf("strategy %q: %s takes no option %q", spec, name, a.key)
+			return nil, fmt.Errorf("strategy %q: %s takes no option %q", clipSpec(spec), name, clipSpec(a.key))
 		}
 	}
 	return st, nil
@@ -64,7 +64,7 @@ func splitArgs(s string) ([]*arg, error) {
 			return nil, fmt.Errorf("argument %d is empty", i+1)
 		}
 		if strings.ContainsAny(part, "()") {
-			return nil, fmt.Errorf("argument %d %q: unexpected parenthesis", i+1, part)
+			return nil, fmt.Errorf("argument %d %q: unexpected parenthesis", i+1, clipSpec(part))
 		}
 		a := &arg{val: part}
 		if k, v, ok := strings.Cut(part, "="); ok {
@@ -72,7 +72,7 @@ func splitArgs(s string) ([]*arg, error) {
 			a.val = strings.TrimSpace(v)
 			named = true
 		} else if named {
-			return nil, fmt.Errorf("positional argument %q after a key=value one", part)
+			return nil, fmt.Errorf("positional argument %q after a key=value one", clipSpec(part))
 		}
 		out = append(out, a)
 	}
@@ -107,7 +107,7 @@ func build(name string, args []*arg) (Strategy, error) {
 		b = WebhookExponential()
 		return buildNative(b, args, "base", "max")
 	}
-	return nil, fmt.Errorf("unknown strategy %q (want constant, linear, exponential, fibonacci, table, webhook, webhook-exponential, LILD, LIMD, MILD, MIMD or perl.NAME)", name)
+	return nil, fmt.Errorf("unknown strategy %q (want constant, linear, exponential, fibonacci, table, webhook, webhook-exponential, LILD, LIMD, MILD, MIMD or perl.NAME)", clipSpec(name))
 }
 
 // buildNative fills b from the arguments; positional ones take the keys
@@ -160,7 +160,7 @@ func (b *Backoff) set(key, val string) error {
 	f := func(p *float64) error {
 		x, err := strconv.ParseFloat(val, 64)
 		if err != nil {
-			return fmt.Errorf("%s: %q is not a number", key, val)
+			return fmt.Errorf("%s: %q is not a number", key, clipSpec(val))
 		}
 		*p = x
 		return nil
@@ -188,7 +188,7 @@ func (b *Backoff) set(key, val string) error {
 	case "attempts":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 {
-			return fmt.Errorf("attempts: %q is not a whole number ≥ 0", val)
+			return fmt.Errorf("attempts: %q is not a whole number ≥ 0", clipSpec(val))
 		}
 		b.Attempts = n
 		return nil
@@ -227,7 +227,7 @@ func ParseJitter(s string) (Jitter, error) {
 	}
 	f, err := strconv.ParseFloat(num, 64)
 	if err != nil {
-		return Jitter{}, fmt.Errorf("jitter %q: want none, full, equal, decorrelated, a factor such as 0.25, grpc, grpc:F or plus:F", s)
+		return Jitter{}, fmt.Errorf("jitter %q: want none, full, equal, decorrelated, a factor such as 0.25, grpc, grpc:F or plus:F", clipSpec(s))
 	}
 	j := Jitter{Kind: kind, Factor: f}
 	if f == 0 {
@@ -264,4 +264,12 @@ func buildPerl(alg Algorithm, args []*arg) (Strategy, error) {
 		}
 	}
 	return p, p.Check()
+}
+
+// clipSpec cuts a strategy spec to 200 bytes for an error message.
+func clipSpec(spec string) string {
+	if len(spec) > 200 {
+		return spec[:200] + "..."
+	}
+	return spec
 }

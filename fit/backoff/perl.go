@@ -38,7 +38,7 @@ func ParseAlgorithm(name string) (Algorithm, error) {
 			return Algorithm(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown Algorithm::Backoff strategy %q (want one of %s)", name, strings.Join(algoNames[:], ", "))
+	return 0, fmt.Errorf("unknown Algorithm::Backoff strategy %q (want one of %s)", clipSpec(name), strings.Join(algoNames[:], ", "))
 }
 
 // Attrs lists the attributes (Perl names) algorithm a accepts; required

@@ -77,14 +77,14 @@ func (p *Perl) Set(name, value string) error {
 	case "max_attempts":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 0 {
-			return fmt.Errorf("max_attempts: %q is not a whole number ≥ 0", value)
+			return fmt.Errorf("max_attempts: %q is not a whole number ≥ 0", clipSpec(value))
 		}
 		p.MaxAttempts = n
 		return nil
 	case "consider_actual_delay":
 		b, err := strconv.ParseBool(value)
 		if err != nil {
-			return fmt.Errorf("consider_actual_delay: %q is not a boolean (0 or 1)", value)
+			return fmt.Errorf("consider_actual_delay: %q is not a boolean (0 or 1)", clipSpec(value))
 		}
 		p.ConsiderActualDelay = b
 		return nil
@@ -124,7 +124,7 @@ func parseSeconds(s string, duration bool) (float64, error) {
 	x, err := strconv.ParseFloat(s, 64)
 	if err == nil {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%q is not a finite number", s)
+			return 0, fmt.Errorf("%q is not a finite number", clipSpec(s))
 		}
 		return x, nil
 	}
@@ -132,7 +132,7 @@ func parseSeconds(s string, duration bool) (float64, error) {
 		if d, derr := parseDuration(s); derr == nil {
 			return d.Seconds(), nil
 		}
-		return 0, fmt.Errorf("%q is neither a number of seconds nor a duration", s)
+		return 0, fmt.Errorf("%q is neither a number of seconds nor a duration", clipSpec(s))
 	}
-	return 0, fmt.Errorf("%q is not a number", s)
+	return 0, fmt.Errorf("%q is not a number", clipSpec(s))
 }

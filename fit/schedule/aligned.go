@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -23,8 +24,25 @@ func (a Aligned) limit() time.Duration {
 	return a.Until
 }
 
+// FirstAge is the age of the first ask at offset o for an item created
+// at created (Unix nanoseconds): in [0, Period).
+func (a Aligned) FirstAge(created int64, o time.Duration) time.Duration {
+	p := int64(a.Period)
+	return time.Duration(floorMod(int64(o)-floorMod(created, p), p))
+}
+
+// floorMod is a mod b in [0, b) for b > 0.
+func floorMod(a, b int64) int64 {
+	r := a % b
+	if r < 0 {
+		r += b
+	}
+	return r
+}
+
 // Count is the number of aligned asks at ages in [0, age] for an item
-// created at created (Unix nanoseconds).
+// created at created (Unix nanoseconds). It works in ages, so no
+// creation time or age overflows it.
 func (a Aligned) Count(created int64, age time.Duration) int64 {
 	if l := a.limit(); l >= 0 {
 		age = min(age, l)
@@ -32,29 +50,32 @@ func (a Aligned) Count(created int64, age time.Duration) int64 {
 	if age < 0 {
 		return 0
 	}
-	p := int64(a.Period)
 	var n int64
 	for _, o := range a.Offsets {
-		lo := created - int64(o) // k·P ≥ lo
-		hi := lo + int64(age)    // k·P ≤ hi
-		n += floorDiv(hi, p) - (-floorDiv(-lo, p)) + 1
+		if f := a.FirstAge(created, o); f <= age {
+			n += int64((age-f)/a.Period) + 1
+		}
 	}
 	return n
 }
 
 // Next is the age of the first aligned ask at or after age for an item
-// created at created; ok is false when the clause has stopped by then.
+// created at created; ok is false when the clause has stopped by then
+// (or the ask would lie beyond the largest time.Duration).
 func (a Aligned) Next(created int64, age time.Duration) (next time.Duration, ok bool) {
 	p := int64(a.Period)
-	best := time.Duration(-1)
+	best, found := time.Duration(0), false
 	for _, o := range a.Offsets {
-		k := -floorDiv(-(created + int64(age) - int64(o)), p) // ⌈…/P⌉
-		at := time.Duration(k*p + int64(o) - created)
-		if best < 0 || at < best {
-			best = at
+		f := int64(a.FirstAge(created, o))
+		k := -floorDiv(f-int64(age), p) // ⌈(age−f)/P⌉; age−f cannot overflow
+		if k > 0 && k > (math.MaxInt64-f)/p {
+			continue
+		}
+		if at := time.Duration(f + k*p); !found || at < best {
+			best, found = at, true
 		}
 	}
-	if l := a.limit(); l >= 0 && best > l {
+	if l := a.limit(); !found || l >= 0 && best > l {
 		return 0, false
 	}
 	return best, true

@@ -35,7 +35,10 @@
 //
 // Durations use Go syntax ("500ms", "1.5s", "2m", "1h30m") with "d" for a
 // day of 24 hours ("3.5d") and "0"; a number without a unit other than 0
-// is an error. Keywords are case-insensitive, white space (including new
+// is an error, as is one longer than MaxAge (100 years). An interval or
+// an aligned period must be at least MinPeriod (1ms): logs keep time to
+// the millisecond at best, and a shorter one only makes a replay or a
+// simulation ask billions of times. Keywords are case-insensitive, white space (including new
 // lines) separates tokens and "#" starts a comment that runs to the end of
 // the line.
 //
@@ -55,7 +58,8 @@
 // ("d" must come first in a duration: "1d12h".)
 //
 // Parse reads the language and reports faults as *SyntaxError with the
-// line, column and a caret under the fault. Format writes the canonical
+// line, column and a caret under the fault (a window of about 200 bytes
+// around it on a longer line); a text over MaxText is refused. Format writes the canonical
 // form: Format(Parse(s)) is stable and Parse(Format(x)) gives x back for a
 // canonical x.
 //

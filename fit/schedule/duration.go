@@ -8,11 +8,25 @@ import (
 	"time"
 )
 
+// MaxAge is the longest duration or age pollfit accepts: 100 years of
+// 365 days. Ages beyond it are mistakes (a timestamp in the wrong unit or
+// century), and allowing them would let sums of ages overflow int64.
+const MaxAge = 100 * 365 * 24 * time.Hour
+
 // ParseDuration parses a duration in Go syntax ("500ms", "1.5s", "2m",
 // "1h30m"), with "d" for days of 24 hours ("3.5d", "1d12h") and "0".
 // A number without a unit other than 0 is an error, as is a negative
-// duration.
+// duration or one longer than MaxAge.
 func ParseDuration(s string) (time.Duration, error) {
+	d, err := parseDuration(s)
+	if err == nil && d > MaxAge {
+		return 0, fmt.Errorf("duration %q is longer than the maximum %s (100 years)", clipText(s), FormatDuration(MaxAge))
+	}
+	return d, err
+}
+
+func parseDuration(s string) (time.Duration, error) {
+	q := clipText(s)
 	if s == "0" {
 		return 0, nil
 	}
@@ -20,19 +34,19 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("empty duration")
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return 0, fmt.Errorf("duration %q has no unit (write %ss, %sms, ...)", s, s, s)
+		return 0, fmt.Errorf("duration %q has no unit (write %ss, %sms, ...)", q, q, q)
 	}
 	if strings.HasPrefix(s, "-") {
-		return 0, fmt.Errorf("negative duration %q", s)
+		return 0, fmt.Errorf("negative duration %q", q)
 	}
 	var days time.Duration
 	if i := strings.IndexByte(s, 'd'); i >= 0 {
 		f, err := strconv.ParseFloat(s[:i], 64)
 		if err != nil || f < 0 || s[:i] == "" || strings.ContainsAny(s[:i], "eE+-") {
-			return 0, fmt.Errorf("invalid duration %q", s)
+			return 0, fmt.Errorf("invalid duration %q", q)
 		}
-		if f*float64(24*time.Hour) > math.MaxInt64/2 {
-			return 0, fmt.Errorf("duration %q is too long", s)
+		if f*float64(24*time.Hour) > float64(MaxAge) {
+			return MaxAge + 1, nil // ParseDuration refuses it
 		}
 		days = time.Duration(math.Round(f * float64(24*time.Hour)))
 		s = s[i+1:]
@@ -42,10 +56,13 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("invalid duration %q", s)
+		return 0, fmt.Errorf("invalid duration %q", q)
 	}
 	if d < 0 {
-		return 0, fmt.Errorf("negative duration %q", s)
+		return 0, fmt.Errorf("negative duration %q", q)
+	}
+	if d > MaxAge {
+		return MaxAge + 1, nil // too long, whatever the days
 	}
 	return days + d, nil
 }
@@ -82,4 +99,12 @@ func FormatDuration(d time.Duration) string {
 		b.WriteString("s")
 	}
 	return b.String()
+}
+
+// clipText cuts input text to 200 bytes for an error message.
+func clipText(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
 }

@@ -15,9 +15,34 @@ type SyntaxError struct {
 }
 
 // Error gives "line:col: msg" followed by the line and a caret under the
-// fault.
+// fault. A line longer than echoWidth bytes is cut to a window around
+// the caret, marked with "...".
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%d:%d: %s\n\t%s\n\t%s^", e.Line, e.Col, e.Msg, e.Text, strings.Repeat(" ", e.Col-1))
+	text, col := echoWindow(e.Text, e.Col-1)
+	return fmt.Sprintf("%d:%d: %s\n\t%s\n\t%s^", e.Line, e.Col, e.Msg, text, strings.Repeat(" ", col))
+}
+
+// echoWidth is the most bytes of a line a SyntaxError echoes.
+const echoWidth = 200
+
+// echoWindow cuts text to at most about echoWidth bytes around byte col,
+// returning the window and the caret's column in it.
+func echoWindow(text string, col int) (string, int) {
+	if len(text) <= echoWidth {
+		return text, col
+	}
+	col = max(0, min(col, len(text)))
+	lo := max(0, col-echoWidth/2)
+	hi := min(len(text), lo+echoWidth)
+	lo = max(0, hi-echoWidth)
+	w := text[lo:hi]
+	if lo > 0 {
+		w, col = "..."+w, col-lo+3
+	}
+	if hi < len(text) {
+		w += "..."
+	}
+	return w, col
 }
 
 type token struct {
@@ -41,6 +66,11 @@ type parser struct {
 // Parse reads a schedule written in the pollfit schedule language (see
 // the package documentation) and validates it.
 func Parse(src string) (*Schedule, error) {
+	if len(src) > MaxText {
+		line, _, _ := strings.Cut(src, "\n")
+		return nil, &SyntaxError{Line: 1, Col: 1, Text: line,
+			Msg: fmt.Sprintf("schedule text of %d bytes is longer than the %d pollfit reads", len(src), MaxText)}
+	}
 	p := &parser{src: src, toks: tokenize(src)}
 	s := &Schedule{}
 	if len(p.toks) == 0 {
@@ -142,7 +172,7 @@ func (p *parser) clause(s *Schedule) error {
 		}
 		s.ResetOnSignal = true
 	default:
-		d, err := p.duration()
+		d, err := p.period("interval")
 		if err != nil {
 			return err
 		}
@@ -167,7 +197,7 @@ func (p *parser) aligned(s *Schedule) error {
 	p.alignedAt = append(p.alignedAt, p.next())
 	a := Aligned{}
 	var err error
-	if a.Period, err = p.duration(); err != nil {
+	if a.Period, err = p.period("period"); err != nil {
 		return err
 	}
 	if t := p.next(); !strings.EqualFold(t.text, "at") {
@@ -207,6 +237,25 @@ func (p *parser) duration() (time.Duration, error) {
 		return 0, p.errTok(t, err.Error())
 	}
 	return d, nil
+}
+
+// MaxText is the longest schedule text Parse reads, 256 KiB: thousands
+// of explicit asks, and a bound on the memory its tokens take.
+const MaxText = 256 << 10
+
+// MinPeriod is the shortest interval or aligned period the schedule
+// language accepts. Logs record times to the millisecond at best, and a
+// shorter period would only make simulations ask billions of times.
+const MinPeriod = time.Millisecond
+
+// period reads an interval or an aligned period of at least MinPeriod.
+func (p *parser) period(what string) (time.Duration, error) {
+	t := p.peek()
+	d, err := p.duration()
+	if err == nil && d > 0 && d < MinPeriod {
+		return 0, p.errTok(t, fmt.Sprintf("%s %s is shorter than the minimum %s (write 1ms or more)", what, FormatDuration(d), FormatDuration(MinPeriod)))
+	}
+	return d, err
 }
 
 func (p *parser) errTok(t token, msg string) error { return p.errAt(t.off, msg) }

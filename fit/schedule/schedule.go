@@ -135,13 +135,22 @@ func (s *Schedule) Validate() error {
 		prev = c.last(prev)
 		have = true
 	}
+	terms := 1
 	for i, a := range s.Aligned {
 		if err := a.check(); err != nil {
 			return &ClauseError{Aligned: true, Index: i, Ask: -1, Msg: err.Error()}
 		}
+		if terms *= len(a.Offsets) + 1; terms > MaxAlignedTerms {
+			return &ClauseError{Aligned: true, Index: i, Ask: -1, Msg: fmt.Sprintf("aligned clauses combine more than %d offset choices (the product of offsets+1 over clauses): merge clauses or use fewer offsets", MaxAlignedTerms)}
+		}
 	}
 	return nil
 }
+
+// MaxAlignedTerms bounds the product of (offsets + 1) over a schedule's
+// aligned clauses: counting their asks arithmetically, shared ages
+// included, costs up to that many terms per item.
+const MaxAlignedTerms = 1 << 16
 
 func (c Clause) check(n int, last bool, prev time.Duration, have bool) error {
 	if c.IsAt() {

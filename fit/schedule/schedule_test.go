@@ -1,7 +1,10 @@
 package schedule
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -379,4 +382,74 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Format not stable for %q", in)
 		}
 	})
+}
+
+func TestParseRobustness(t *testing.T) {
+	if _, err := Parse(strings.Repeat(" ", MaxText+1)); err == nil || !strings.Contains(err.Error(), "is longer than the 262144 pollfit reads") {
+		t.Errorf("Parse of a huge text: %v", err)
+	}
+	long := "every 1m at +1s" + strings.Repeat(" +2s", 50_000) + " +x"
+	cases := []struct{ src, want string }{
+		{"every 1ns at +0s", "1:7: period 1ns is shorter than the minimum 1ms"},
+		{"every 999us at +0s", "1:7: period 999us is shorter than the minimum 1ms"},
+		{"at 1s, 10us", "1:8: interval 10us is shorter than the minimum 1ms"},
+		{"1s until 36501d", `1:10: duration "36501d" is longer than the maximum 36500d (100 years)`},
+		{"106751d2562047h", `1:1: duration "106751d2562047h" is longer than the maximum`},
+		{"1s until 900000h", `1:10: duration "900000h" is longer than the maximum`},
+		{"every 1m at" + offsets(20) + ", every 1h at" + offsets(20) + ", every 1d at" + offsets(200), "1:" + strconv.Itoa(len("every 1m at"+offsets(20)+", every 1h at"+offsets(20)+", ")+1) + ": aligned clauses combine more than 65536 offset choices"},
+	}
+	for _, c := range cases {
+		_, err := Parse(c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%.40q) = %v, want %q", c.src, err, c.want)
+		}
+	}
+	_, err := Parse(long)
+	if err == nil || len(err.Error()) > 600 || !strings.Contains(err.Error(), "...") {
+		t.Fatalf("error on a %d-byte line: %d bytes, want a short window: %.300s", len(long), len(err.Error()), err)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if caret := strings.Index(lines[2], "^"); lines[1][caret] != 'x' {
+		t.Errorf("caret under %q, want under the x:\n%s", lines[1][caret:], err)
+	}
+}
+
+// offsets is " +1ms +2ms ... +nms".
+func offsets(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, " +%dms", i+1)
+	}
+	return b.String()
+}
+
+// TestAlignedOverflowSafe: Count and Next work in ages, agreeing with
+// the absolute-time formulas where those do not overflow, and staying
+// right for creation times and ages where they would.
+func TestAlignedOverflowSafe(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 20000 {
+		p := time.Duration(1 + rng.Int64N(int64(time.Hour)))
+		a := Aligned{Period: p, Offsets: []time.Duration{time.Duration(rng.Int64N(int64(p)))}}
+		created := rng.Int64N(4e18) - 2e18
+		age := time.Duration(rng.Int64N(int64(24 * time.Hour)))
+		o := int64(a.Offsets[0])
+		k := -floorDiv(-(created + int64(age) - o), int64(p))
+		want := time.Duration(k*int64(p) + o - created)
+		if got, ok := a.Next(created, age); !ok || got != want {
+			t.Fatalf("%+v created %d: Next(%v) = %v, want %v", a, created, age, got, want)
+		}
+		lo := created - o
+		wantN := floorDiv(lo+int64(age), int64(p)) - (-floorDiv(-lo, int64(p))) + 1
+		if n := a.Count(created, age); n != wantN {
+			t.Fatalf("%+v created %d: Count(%v) = %d, want %d", a, created, age, n, wantN)
+		}
+	}
+	a := Aligned{Period: time.Millisecond, Offsets: []time.Duration{0}}
+	if n := a.Count(math.MaxInt64-5, MaxAge); n != int64(MaxAge/time.Millisecond)+1 && n != int64(MaxAge/time.Millisecond) {
+		t.Errorf("Count near the end of int64 = %d", n)
+	}
+	if _, ok := a.Next(0, math.MaxInt64); ok {
+		t.Error("Next beyond int64 reported an ask")
+	}
 }

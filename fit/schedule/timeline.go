@@ -136,3 +136,21 @@ func (t *Timeline) Asks(horizon time.Duration) ([]time.Duration, error) {
 	}
 	return out, nil
 }
+
+// Run is an arithmetic progression of asks in a Timeline: Start,
+// Start+Step, ..., N asks in all, or forever when N < 0. Step is 0 for a
+// single ask.
+type Run struct {
+	Start, Step time.Duration
+	N           int64
+}
+
+// Runs lists the timeline's progressions in order of age; they do not
+// overlap.
+func (t *Timeline) Runs() []Run {
+	out := make([]Run, len(t.runs))
+	for i, r := range t.runs {
+		out[i] = Run{Start: r.start, Step: r.step, N: r.n}
+	}
+	return out
+}

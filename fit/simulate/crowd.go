@@ -77,6 +77,8 @@ func (c Crowd) Check() error {
 	switch {
 	case c.Clients < 1:
 		return fmt.Errorf("need at least one client, not %d", c.Clients)
+	case len(c.ArrivalTimes) == 0 && c.Clients > MaxClients:
+		return fmt.Errorf("%d clients is more than the %d pollfit simulates", c.Clients, MaxClients)
 	case c.Capacity < 1:
 		return fmt.Errorf("capacity must be at least 1 call per window, not %d", c.Capacity)
 	case c.Window < 0 || c.Answer < 0 || c.Horizon < 0 || slices.Min(append([]time.Duration{0}, c.ArrivalTimes...)) < 0 || slices.Min(append([]time.Duration{0}, c.AnswerSample...)) < 0:

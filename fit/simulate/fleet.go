@@ -71,13 +71,16 @@ func (f Fleet) Load(rng *rand.Rand) (Load, error) {
 	if f.MaxAge < 0 || f.Duration <= 0 || f.Burst < 0 {
 		return Load{}, fmt.Errorf("fleet: negative max age, burst or duration")
 	}
+	if err := f.checkSize(); err != nil {
+		return Load{}, err
+	}
 	var tl *schedule.Timeline
 	if f.Policy.Schedule != nil {
 		tl = f.Policy.Schedule.Timeline()
 	}
 	bins := make([]int, int((f.Duration+time.Second-1)/time.Second))
 	var l Load
-	total, stuck := 0, false
+	total, stuck, asked := 0, false, 0
 	item := func(created time.Duration) int {
 		n := 0
 		settle := f.MaxAge
@@ -88,6 +91,9 @@ func (f Fleet) Load(rng *rand.Rand) (Load, error) {
 		age, ok := c.first()
 		same, prev := 0, time.Duration(-1)
 		for ok && age <= f.MaxAge {
+			if asked++; asked > fleetAskLimit {
+				return n
+			}
 			if age == prev {
 				if same++; same >= maxSameAge {
 					stuck = true
@@ -121,6 +127,9 @@ func (f Fleet) Load(rng *rand.Rand) (Load, error) {
 			l.PerItem = float64(asks) / float64(items)
 		}
 	}
+	if asked > fleetAskLimit {
+		return Load{}, fmt.Errorf("fleet: more than %d asks to simulate: lower the rate, burst or max age, or ask less often", fleetAskLimit)
+	}
 	if stuck {
 		return Load{}, fmt.Errorf("fleet: %s asks %d times at one age: it retries without waiting", f.Policy, maxSameAge)
 	}
@@ -147,6 +156,9 @@ type FleetSummary struct {
 // Repeat runs the fleet runs times; run i draws from a PCG seeded with
 // (seed, i).
 func (f Fleet) Repeat(seed uint64, runs int) (FleetSummary, error) {
+	if err := checkRuns(runs); err != nil {
+		return FleetSummary{}, err
+	}
 	var mean, peak, echo, item []float64
 	for i := range runs {
 		l, err := f.Load(rand.New(rand.NewPCG(seed, uint64(i))))

@@ -20,9 +20,15 @@ type Summary struct {
 	Unfinished         backoff.Spread
 }
 
-// Repeat runs the crowd runs times; run i draws from a PCG seeded with
-// (seed, i), so a seed repeats the summary.
+// Repeat runs the crowd runs times (1 to MaxRuns); run i draws from a
+// PCG seeded with (seed, i), so a seed repeats the summary.
 func (c Crowd) Repeat(seed uint64, runs int) (Summary, []Result, error) {
+	if err := checkRuns(runs); err != nil {
+		return Summary{}, nil, err
+	}
+	if err := c.Check(); err != nil {
+		return Summary{}, nil, err
+	}
 	res := make([]Result, runs)
 	for i := range res {
 		r, err := c.Run(rand.New(rand.NewPCG(seed, uint64(i))))

@@ -23,6 +23,8 @@ type Error struct {
 	Line  int // 1-based physical line where the record starts
 	Field int // 1-based field number, 0 when unknown
 	Msg   string
+	// TooLong marks a record beyond the SetMaxRecord limit.
+	TooLong bool
 }
 
 func (e *Error) Error() string {
@@ -42,8 +44,14 @@ type Chunker struct {
 	first bool
 	eof   bool
 	err   error
+	max   int   // the longest record, 0 for no limit
 	Bytes int64 // bytes read so far
 }
+
+// SetMaxRecord makes Next fail with an *Error on a record longer than n
+// bytes (n <= 0: no limit), so one endless line cannot exhaust memory:
+// the buffer never grows past about 2n bytes.
+func (c *Chunker) SetMaxRecord(n int) { c.max = n }
 
 // NewChunker returns a Chunker reading r, with chunks of about size bytes
 // (1 MiB when size <= 0).
@@ -103,11 +111,21 @@ func (c *Chunker) Next(buf []byte) (chunk []byte, line int, err error) {
 			}
 			return buf[:cut], line, nil
 		}
-		// One record longer than the buffer: grow it.
-		nb := make([]byte, len(buf), 2*cap(buf))
-		copy(nb, buf)
-		buf = nb
+		if buf, c.err = c.grow(buf); c.err != nil {
+			return nil, 0, c.err
+		}
 	}
+}
+
+// grow doubles buf, which holds the start of one record longer than
+// it, unless the record is already beyond the limit.
+func (c *Chunker) grow(buf []byte) ([]byte, error) {
+	if c.max > 0 && len(buf) > c.max {
+		return nil, tooLong(c.line, c.max)
+	}
+	nb := make([]byte, len(buf), 2*cap(buf))
+	copy(nb, buf)
+	return nb, nil
 }
 
 // LastRecordEnd returns the length of the longest prefix of buf, which

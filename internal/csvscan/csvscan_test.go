@@ -3,6 +3,8 @@ package csvscan
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"reflect"
@@ -116,5 +118,44 @@ func TestErrors(t *testing.T) {
 		if !ok || e.Line != tc.line || !strings.Contains(e.Msg, tc.msg) {
 			t.Errorf("%q: got %v, want line %d %q", tc.text, err, tc.line, tc.msg)
 		}
+	}
+}
+
+// TestMaxRecord: a record beyond the limit is an *Error marked TooLong,
+// from Records when the chunk holds it (the next record then reads) and
+// from the Chunker when it would outgrow about twice the limit.
+func TestMaxRecord(t *testing.T) {
+	recs := NewRecords(',')
+	recs.SetMaxRecord(10)
+	recs.Reset([]byte("a,b\n0123456789abc\n\"x\ny\",\"0123456789\"\nc,d\n"), 1)
+	var lines []int
+	for {
+		f, line, ok, err := recs.Next()
+		if !ok {
+			break
+		}
+		var e *Error
+		if err != nil && (!errors.As(err, &e) || !e.TooLong) {
+			t.Fatalf("line %d: %v", line, err)
+		}
+		if err != nil {
+			lines = append(lines, -line)
+		} else {
+			lines = append(lines, line)
+			_ = f
+		}
+	}
+	if fmt.Sprint(lines) != "[1 -2 -3 5]" {
+		t.Errorf("records at lines %v, want [1 -2 -3 5] (negative: too long)", lines)
+	}
+	ch := NewChunker(strings.NewReader("h\n"+strings.Repeat("z", 100)+"\n"), ',', 16)
+	ch.SetMaxRecord(40)
+	var err error
+	for err == nil {
+		_, _, err = ch.Next(nil)
+	}
+	var e *Error
+	if !errors.As(err, &e) || !e.TooLong || e.Line != 2 {
+		t.Fatalf("chunker: %v", err)
 	}
 }

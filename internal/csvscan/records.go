@@ -1,6 +1,9 @@
 package csvscan
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Records splits a chunk of whole records into fields.
 type Records struct {
@@ -11,6 +14,15 @@ type Records struct {
 	fields  [][]byte
 	scratch []byte
 	ends    []int
+	max     int // the longest record, 0 for no limit
+}
+
+// SetMaxRecord makes Next report a record longer than n bytes (n <= 0:
+// no limit) as an *Error, skipping it.
+func (r *Records) SetMaxRecord(n int) { r.max = n }
+
+func tooLong(line, max int) *Error {
+	return &Error{Line: line, Msg: fmt.Sprintf("line longer than %d bytes (raise the limit with --max-line)", max), TooLong: true}
 }
 
 // NewRecords returns a Records with the delimiter delim.
@@ -48,6 +60,9 @@ func (r *Records) Next() (fields [][]byte, line int, ok bool, err error) {
 		}
 		if len(rec) == 0 {
 			continue // blank line
+		}
+		if r.max > 0 && len(rec) > r.max {
+			return nil, line, true, tooLong(line, r.max)
 		}
 		return r.split(rec), line, true, nil
 	}
@@ -121,6 +136,9 @@ func (r *Records) quoted() (fields [][]byte, line int, ok bool, err error) {
 			r.scratch = append(r.scratch, b)
 			fieldStart = false
 		}
+	}
+	if r.max > 0 && i-r.off > r.max+1 && err == nil { // +1: the line end
+		err = tooLong(line, r.max)
 	}
 	r.off = i
 	if !done && quoted {
