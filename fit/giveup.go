@@ -109,3 +109,10 @@ func capGiveUp(g GiveUp, baselines []Baseline, answered func(t float64) float64,
 	}
 	return GiveUp{Age: longest, Share: got, Reason: fmt.Sprintf("%s stops there; %s of answers land by then", name, percent(got))}
 }
+
+// SampleGiveUp is DefaultGiveUp on a sample's Kaplan–Meier estimate:
+// the nice age by which share of its final answers have landed.
+func SampleGiveUp(smp Sample, share float64) GiveUp {
+	km := sampleKM(smp)
+	return DefaultGiveUp(func(t float64) float64 { return 1 - km.At(t) }, 1-km.Never(), share)
+}

@@ -36,7 +36,7 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			specs := fs.StringArrayP("schedule", "s", nil, "schedule to replay, [NAME=]SPEC (repeatable)")
 			asksBy := fs.String("asks-by", "30s,2m,15m", "ages at which to count asks for an item that never settles")
-			horizon := fs.String("horizon", "", "stop asking at this age (default: the end of a stopping schedule; for one that never stops, its first ask at or after the largest final age)")
+			horizon := fs.String("horizon", "", "give-up age: stop asking at this age (default: the end of a stopping schedule; for one that never stops, the nice age by which 99% of the log's answers land)")
 			asJSON := fs.Bool("json", false, "print JSON")
 			seed := fs.Uint64("seed", 1, "random seed for strategies with jitter")
 			runs := fs.Int("runs", 20, "realisations of a strategy with jitter (Monte Carlo)")
@@ -76,7 +76,12 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 				if err != nil {
 					return err
 				}
-				ms, err := replayAll(named, smp, opt, *seed, *runs)
+				var giveUp *fit.GiveUp
+				if opt.Horizon == 0 && neverStops(named) {
+					g := fit.SampleGiveUp(smp, 0)
+					giveUp, opt.Horizon = &g, g.Age
+				}
+				ms, err := replayAll(named, smp, opt, *horizon != "", *seed, *runs)
 				if err != nil {
 					return err
 				}
@@ -85,25 +90,57 @@ the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
 						return err
 					}
 				}
-				top := opt.Horizon
-				if top == 0 {
-					top = fit.LargestFinalAgeSample(smp)
-				}
+				rows := evalRows(named, ms)
 				if *asJSON {
-					return printEvalJSON(e, top, ms)
+					return printEvalJSON(e, opt.Horizon, rows)
 				}
-				printEvalTable(e, ms, stats)
+				printEvalTable(e, rows, stats, giveUp)
 				return nil
 			}
 		},
 	})
 }
 
-// replayAll replays each named schedule or strategy on smp.
-func replayAll(named []namedSchedule, smp fit.Sample, opt fit.ReplayOptions, seed uint64, runs int) ([]fit.Metrics, error) {
+// neverStops reports whether any schedule never stops: those give up at
+// the default give-up age.
+func neverStops(named []namedSchedule) bool {
+	for _, n := range named {
+		if n.sched != nil && !n.sched.Stops() {
+			return true
+		}
+	}
+	return false
+}
+
+// evalRows are the replays with each schedule's stuck cost: its asks by
+// the age it gave up at (NaN for a strategy).
+func evalRows(named []namedSchedule, ms []fit.Metrics) []fit.Row {
+	rows := make([]fit.Row, len(ms))
+	for i, m := range ms {
+		rows[i] = fit.Row{Metrics: m, Stuck: math.NaN(), MissedShare: math.NaN()}
+		if s := named[i].sched; s != nil {
+			rows[i].Stuck = fit.AsksBy(s, m.Horizon)
+			for k, t := range m.AsksByAges {
+				rows[i].AsksBy[k] = fit.AsksBy(s, min(t, m.Horizon)) // it gives up at the horizon
+			}
+		}
+		if final := m.Detected + m.Missed; final > 0 {
+			rows[i].MissedShare = m.Missed / final
+		}
+	}
+	return rows
+}
+
+// replayAll replays each named schedule or strategy on smp: a stopping
+// schedule to its own end unless a horizon is given.
+func replayAll(named []namedSchedule, smp fit.Sample, opt fit.ReplayOptions, given bool, seed uint64, runs int) ([]fit.Metrics, error) {
 	var ms []fit.Metrics
 	for _, n := range named {
-		m, err := n.replay(smp, opt, seed, runs)
+		o := opt
+		if n.sched != nil && n.sched.Stops() && !given {
+			o.Horizon = 0 // its own end
+		}
+		m, err := n.replay(smp, o, seed, runs)
 		if err != nil {
 			return nil, fmt.Errorf("eval: %s: %v", n.name, err)
 		}
@@ -159,25 +196,28 @@ func parseDurationList(s string) ([]time.Duration, error) {
 	return out, nil
 }
 
-func printEvalJSON(e *env, horizon time.Duration, ms []fit.Metrics) error {
+func printEvalJSON(e *env, horizon time.Duration, ms []fit.Row) error {
 	out := struct {
-		Horizon   float64       `json:"horizon_s"`
-		Schedules []fit.Metrics `json:"schedules"`
+		Horizon   float64   `json:"horizon_s"`
+		Schedules []fit.Row `json:"schedules"`
 	}{horizon.Seconds(), ms}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
 
-func printEvalTable(e *env, ms []fit.Metrics, stats estimate.ReadStats) {
+func printEvalTable(e *env, ms []fit.Row, stats estimate.ReadStats, g *fit.GiveUp) {
 	fmt.Fprintf(e.stdout, "%d items: %d final, %d pending", stats.Final+stats.Pending, stats.Final, stats.Pending)
 	if n := skippedTotal(stats); n > 0 {
 		fmt.Fprintf(e.stdout, ", %d rows skipped", n)
 	}
 	fmt.Fprintln(e.stdout)
+	if g != nil {
+		fmt.Fprintf(e.stdout, "a schedule that never stops gives up at %s (%s; --horizon to change)\n", schedule.FormatDuration(g.Age), g.Reason)
+	}
 	fmt.Fprintln(e.stdout)
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "name\tseen\tmissed\tpending\tlag mean\tp50\tp90\tp95\tp99\tmax\treq/item"
+	head := "name\tseen\tmissed\tpending\tlag mean\tp50\tp90\tp95\tp99\tmax\treq/item\tstuck"
 	if len(ms) > 0 {
 		for _, d := range ms[0].AsksByAges {
 			head += "\tby " + schedule.FormatDuration(d)
@@ -186,8 +226,8 @@ func printEvalTable(e *env, ms []fit.Metrics, stats estimate.ReadStats) {
 	fmt.Fprintln(tw, head+"\thorizon\t")
 	for _, m := range ms {
 		l := m.Lag
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f", m.Name, count(m.Detected), count(m.Missed), count(m.Pending),
-			secs(l.Mean), secs(l.P50), secs(l.P90), secs(l.P95), secs(l.P99), secs(l.Max), m.RequestsPerItem)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s", m.Name, count(m.Detected), count(m.Missed), count(m.Pending),
+			secs(l.Mean), secs(l.P50), secs(l.P90), secs(l.P95), secs(l.P99), secs(l.Max), m.RequestsPerItem, count(m.Stuck))
 		for _, a := range m.AsksBy {
 			fmt.Fprintf(tw, "\t%s", count(a))
 		}
