@@ -1,6 +1,36 @@
 // Package fit turns a settle-time distribution into a polling schedule
 // and measures schedules against logs.
 //
+// # The cost model
+//
+// One model costs every schedule pollfit fits, replays or compares:
+//
+//   - A schedule gives up at an age H, the give-up age: it asks nothing
+//     after H. Every schedule in a comparison, fitted or baseline, is
+//     replayed and costed to the same H.
+//   - An answer after H (or after the schedule's last ask) is missed; the
+//     missed share is shown beside the lag, which averages over the
+//     answers seen.
+//   - An item still pending costs the asks up to min(its censoring age,
+//     H). A stuck item, one that never answers, costs every ask up to H:
+//     the stuck cost, a second budget (Options.StuckAsks) that the fit
+//     honours together with the first.
+//   - The default H comes from where the answers land, never from the
+//     width of the log's window: the smallest nice age (1, 2, 5, 10, 15,
+//     30 × s, min, h, then days) by which 99% of the final answers have
+//     landed by the Kaplan–Meier estimate (DefaultGiveUp), capped at the
+//     longest baseline's end when every baseline stops. Never keeps a
+//     schedule that never stops, costed explicitly as it runs.
+//
+// Study is the pipeline built on it: it splits a sample (Sample: items,
+// or the weighted bins of a histogram) into fitting and held-out parts,
+// fixes H and the stuck cap, fits, and measures the fitted schedule, the
+// limit and each baseline on the held-out part. The limit is the exact
+// optimum on those very items at the fitted schedule's cost there, which
+// no schedule asking by age beats; Comparison holds each baseline beside
+// the fit at its cost. StudyFrontier sweeps budgets through the same
+// steps, so that a frontier at budget B and a fit at B agree.
+//
 // A client waiting for something to finish (a payment to settle, a job
 // to complete) asks "done yet?" at the ages of a schedule (package
 // fit/schedule). Every schedule trades two costs: how late the client

@@ -34,10 +34,19 @@ by age T (and stops there), --max-attempts caps all asks up to --horizon,
 and --price P minimises lag + P seconds × requests per item. Without a
 budget, the first --baseline's cost is the budget.
 
+Every schedule gives up at one age (--horizon; by default the nice age by
+which 99% of the answers land, said with its reason) and is replayed and
+costed to it: answers after it are missed, and a stuck item (one that never
+answers) costs every ask up to it. That stuck cost is capped (--stuck-asks;
+by default a baseline's own when its cost is the budget, else 8 × the
+requests budget).
+
 It reports the schedule to ship (at most --segments clauses of nice
-intervals; --segments 0 for the exact ask ages), the exact optimum it is
-measured against and each baseline, on a random --holdout share of the log
-it was not fitted on. A model has no hold-out: its figures are exact.`,
+intervals; --segments 0 for the exact ask ages), the limit (the exact
+optimum on the very items the table measures, at the fitted schedule's cost
+there), the exact optimum fitted on the fitting items, and each baseline
+with the fit at its cost, on a random --holdout share of the log it was not
+fitted on. A model has no hold-out: its figures are exact.`,
 		flags: fitFlags,
 	})
 }

@@ -133,7 +133,10 @@ func change(newv, old float64) string {
 		return "no comparable"
 	}
 	d := 100 * (newv - old) / old
-	if d <= 0 {
+	switch {
+	case math.Abs(d) < 0.05:
+		return "the same"
+	case d < 0:
 		return fmt.Sprintf("%.1f%% less", -d)
 	}
 	return fmt.Sprintf("%.1f%% more", d)

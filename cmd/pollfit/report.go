@@ -46,9 +46,6 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if ff.model != "" {
 			return usagef("report: --model: the report needs logs")
 		}
-		if rf.histogram {
-			return usagef("report: --histogram: the report replays items one by one; give the raw log")
-		}
 		if len(args) == 0 {
 			return usagef("report: no log given (pollfit report [fit flags] LOG... -o report.html)")
 		}

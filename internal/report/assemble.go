@@ -140,7 +140,17 @@ func (b *builder) rates() []plot.Curve {
 	return cs
 }
 
+// lagCurves are the lag distributions: each item's lag, or for a
+// histogram (whose items are weighted bins) the replayed percentiles.
 func (b *builder) lagCurves() []plot.Curve {
+	if b.study.HeldOut.Weighted() {
+		var cs []plot.Curve
+		for _, m := range b.lagged {
+			x, y := percentileCurve(m.Lag)
+			cs = append(cs, plot.Curve{Name: m.Name, X: x, Y: y})
+		}
+		return cs
+	}
 	return LagCurves(b.lagged, b.scheds, b.test)
 }
 
@@ -203,24 +213,25 @@ func (b *builder) facts() []Fact {
 
 // counts describes all the items read, training and held out.
 func (b *builder) counts() string {
-	var n, settled, failed, pending int
-	for _, part := range [][]estimate.Item{b.train, b.test} {
-		for _, it := range part {
-			n++
+	var n, settled, failed, pending float64
+	for _, part := range []*fit.Sample{b.study.FitOn, b.study.HeldOut} {
+		for i, it := range part.Items {
+			w := part.Weight(i)
+			n += w
 			switch it.Status {
 			case estimate.Settled:
-				settled++
+				settled += w
 			case estimate.Failed:
-				failed++
+				failed += w
 			default:
-				pending++
+				pending += w
 			}
 		}
 		if b.study.Holdout == 0 {
 			break // test is train
 		}
 	}
-	return fmt.Sprintf("%d: %d settled, %d failed, %d pending", n, settled, failed, pending)
+	return fmt.Sprintf("%s: %s settled, %s failed, %s pending", whole(n), whole(settled), whole(failed), whole(pending))
 }
 
 func ageOrNot(x float64) string {

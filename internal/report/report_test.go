@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -354,5 +355,46 @@ func BenchmarkReport(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(buf.Len()), "bytes")
+	}
+}
+
+// A histogram's report: its items are weighted bins, so the counts are
+// the bins' counts and the lag curves the replayed percentiles.
+func TestReportHistogram(t *testing.T) {
+	its := items(loggen.Payments, 2000, 6)
+	bins := map[[2]float64]float64{}
+	for _, it := range its {
+		st := 0.0
+		if it.Status.Final() {
+			st = 1
+		}
+		bins[[2]float64{math.Round(it.Age*10) / 10, st}]++
+	}
+	var smp fit.Sample
+	var final float64
+	for k, n := range bins {
+		s := estimate.Pending
+		if k[1] == 1 {
+			s, final = estimate.Settled, final+n
+		}
+		smp.Items = append(smp.Items, estimate.Item{Age: k[0], Status: s, Created: estimate.NoTime, Signal: math.NaN()})
+		smp.Weights = append(smp.Weights, n)
+	}
+	st, err := fit.Study(smp, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(st, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("2000: %.0f settled, 0 failed, %.0f pending", final, 2000-final)
+	if got := r.Facts[0].Value; got != want {
+		t.Errorf("items fact %q, want %q", got, want)
+	}
+	p, raw := render(t, r)
+	checkSelfContained(t, p, raw)
+	if s := checkFigures(t, p)["lags"]; len(s) == 0 || s[0] != "fitted" {
+		t.Errorf("lag series %q", s)
 	}
 }
