@@ -169,7 +169,7 @@ func trimSpace(s string) string {
 
 func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "req/item\tlimit\tfitted (%d clauses)\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
+	fmt.Fprintf(tw, "req/item\tlimit (by age)\tfitted (%d clauses)\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
 	for _, p := range pts {
 		fmt.Fprintf(tw, "%.3g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, secs(p.Limit.Lag.Mean), secs(p.Fitted.Lag.Mean),
 			secs(p.Fixed.Lag.Mean), secs(p.FixedInterval), secs(p.Backoff.Lag.Mean), secs(p.BackoffBase), secs(p.Jitter.Lag.Mean), secs(p.JitterBase))
