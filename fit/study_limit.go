@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
 )
@@ -32,18 +33,7 @@ func (st *study) limit() error {
 	if r.Never {
 		end = r.Fitted.Horizon
 	}
-	var l law
-	var cands []float64
-	exact := true
-	if st.model != nil {
-		l = newDistLaw(st.model, end.Seconds())
-		cands = candidates(l, 0, end.Seconds(), 2000)
-		exact = false
-	} else {
-		il := newSampleLaw(st.test)
-		l = il
-		cands, exact = itemCandidates(il, end.Seconds())
-	}
+	l, cands, exact := st.limitLaw(end.Seconds())
 	first, free := st.limitStart()
 	lim, err := hindsight(l, cands, first, free, st.opt.Objective, r.Fitted.RequestsPerItem)
 	if err != nil {
@@ -65,22 +55,41 @@ func (st *study) limit() error {
 		m.AsksBy = append(m.AsksBy, lim.mix(countTo(lim.a, t.Seconds()), countTo(lim.b, t.Seconds())))
 	}
 	r.Limit = rowOf(m, lim.mix(float64(len(lim.a)), float64(len(lim.b))))
+	r.LimitNote = st.limitNote(end, free, exact)
+	return nil
+}
+
+// limitLaw is the law the limit is computed on, to end seconds: the
+// held-out items (exact: every answer age is a candidate) or the model
+// (a grid of candidates).
+func (st *study) limitLaw(end float64) (law, []float64, bool) {
+	if st.model != nil {
+		l := newDistLaw(st.model, end)
+		return l, candidates(l, 0, end, 2000), false
+	}
+	il := newSampleLaw(st.test)
+	cands, exact := itemCandidates(il, end)
+	return il, cands, exact
+}
+
+// limitNote says what the limit covers.
+func (st *study) limitNote(end time.Duration, free, exact bool) string {
 	what := fmt.Sprintf("the %d held-out items", int(math.Round(st.test.Total())))
 	if st.model != nil {
 		what = "the model"
 	}
-	r.LimitNote = fmt.Sprintf("limit: the exact optimum on %s at the fitted schedule's cost (%.2f requests per item), mixing two exact schedules; no schedule asking by age that asks at %s does better at that cost",
-		what, m.RequestsPerItem, schedule.FormatDuration(end))
+	note := fmt.Sprintf("limit: the exact optimum on %s at the fitted schedule's cost (%.2f requests per item), mixing two exact schedules; no schedule asking by age that asks at %s does better at that cost",
+		what, st.res.Fitted.RequestsPerItem, schedule.FormatDuration(end))
 	if !free {
-		r.LimitNote += fmt.Sprintf(" and first asks at %s, as every schedule here does", schedule.FormatDuration(st.opt.FirstAsk))
+		note += fmt.Sprintf(" and first asks at %s, as every schedule here does", schedule.FormatDuration(st.opt.FirstAsk))
 	}
 	if !exact {
-		r.LimitNote += " (on a grid of candidate ages: an estimate)"
+		note += " (on a grid of candidate ages: an estimate)"
 	}
-	if s := r.Schedule; s.ResetOnSignal || len(s.Aligned) > 0 {
-		r.LimitNote += "; it does not cover signals or wall-clock asks, which the fitted schedule uses and so may beat it"
+	if s := st.res.Schedule; s.ResetOnSignal || len(s.Aligned) > 0 {
+		note += "; it does not cover signals or wall-clock asks, which the fitted schedule uses and so may beat it"
 	}
-	return nil
+	return note
 }
 
 // limitName is "limit", or "limit (by age)" when a row of the table
@@ -176,9 +185,17 @@ func hindsight(l law, cands []float64, first float64, free bool, obj Objective, 
 		asks := g.ages(path[skip:])
 		return asks, evaluate(l, asks)
 	}
+	return bracketHull(l, at, cost)
+}
+
+// bracketHull searches the price per request for the two schedules of
+// at either side of cost (the cheaper within it) and mixes them to spend
+// cost exactly.
+func bracketHull(l law, at func(lambda float64) ([]float64, sums), cost float64) (mixed, error) {
+	within := func(s sums) bool { return s.requests <= cost*(1+1e-12) }
 	hi := 1.0
 	b, sb := at(hi)
-	for sb.requests > cost*(1+1e-12) {
+	for !within(sb) {
 		if hi *= 4; hi > 1e15 {
 			return mixed{}, fmt.Errorf("no schedule spends as little as %.4g requests per item", cost)
 		}
@@ -186,23 +203,19 @@ func hindsight(l law, cands []float64, first float64, free bool, obj Objective, 
 	}
 	lo := hi / 4
 	a, sa := at(lo)
-	for sa.requests <= cost*(1+1e-12) {
+	for within(sa) {
 		if lo /= 4; lo < 1e-15 {
 			return mixed{a: a, b: a, w: 1, l: l}, nil // every candidate fits
 		}
 		b, sb = a, sa
 		a, sa = at(lo)
 	}
-	for range 100 {
+	for k := 0; hi/lo >= 1+1e-12 && k < 200; k++ {
 		mid := math.Sqrt(lo * hi)
-		x, sx := at(mid)
-		if sx.requests <= cost*(1+1e-12) {
+		if x, sx := at(mid); within(sx) {
 			hi, b, sb = mid, x, sx
 		} else {
 			lo, a, sa = mid, x, sx
-		}
-		if hi/lo < 1+1e-12 {
-			break
 		}
 	}
 	w := 0.0
