@@ -55,6 +55,9 @@ func (st *study) limit() error {
 		m.AsksBy = append(m.AsksBy, lim.mix(countTo(lim.a, t.Seconds()), countTo(lim.b, t.Seconds())))
 	}
 	r.Limit = rowOf(m, lim.mix(float64(len(lim.a)), float64(len(lim.b))))
+	if st.model != nil {
+		r.Limit.MissedShare = 1 - st.model.CDF(end.Seconds())/st.model.CDF(math.MaxFloat64)
+	}
 	r.LimitNote = st.limitNote(end, free, exact)
 	return nil
 }

@@ -80,7 +80,7 @@ func (st *study) rows() error {
 		for i, t := range st.opt.AsksBy {
 			m.AsksBy[i] = countTo(c.Asks, t.Seconds())
 		}
-		r.Continuous = &Row{Metrics: m, Stuck: float64(len(c.Asks)), MissedShare: 1 - c.Detected}
+		r.Continuous = &Row{Metrics: m, Stuck: float64(len(c.Asks)), MissedShare: 1 - c.Detected/st.model.CDF(math.MaxFloat64)}
 	}
 	return nil
 }
