@@ -37,6 +37,10 @@ type StudyOptions struct {
 	// split, to measure on (0: fit and measure on the whole sample).
 	Holdout float64
 	Seed    uint64
+	// HeldOut, when set, is the held-out part of a sample split already
+	// (a sketch's hash split): the sample given is then the fitting part,
+	// and Holdout and Seed only describe the split.
+	HeldOut *Sample
 	// Rough fits the exact optimum (and Exact schedules) to the raw
 	// fitting items rather than their smoothed density, which they
 	// overfit.
@@ -157,6 +161,9 @@ func newStudy(smp Sample, model Distribution, opt StudyOptions) (*study, error) 
 	}
 	st := &study{opt: opt, res: &StudyResult{Objective: opt.Objective, Holdout: opt.Holdout, Seed: opt.Seed}}
 	train, test := SplitSample(smp, opt.Holdout, opt.Seed)
+	if opt.HeldOut != nil {
+		train, test = smp, *opt.HeldOut // split already
+	}
 	if train.Len() == 0 || test.Len() == 0 {
 		if opt.Holdout > 0 {
 			st.note("too few items to hold any out; measuring on the fitting items")

@@ -259,17 +259,17 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if len(args) == 0 {
 		return nil, usagef("%s: give LOG files or --model", cmd)
 	}
-	smp, stats, err := rf.readSample(e, args)
+	smp, stats, err := rf.studyInput(e, args, &opt)
 	if err != nil {
 		return nil, err
 	}
 	if smp.Weighted() && smp.HasSignals() {
 		return nil, fmt.Errorf("%s: a histogram has no signals", cmd)
 	}
-	rep.sample = smp
+	rep.sample, rep.opt = smp, opt
 	rep.source = fmt.Sprintf("%s (%d items)", strings.Join(args, ", "), stats.Items)
 	if smp.Weighted() {
-		rep.source = fmt.Sprintf("%s (%.0f items in %d bins)", strings.Join(args, ", "), smp.Total(), stats.Rows)
+		rep.source = fmt.Sprintf("%s (%d items in %d bins)", strings.Join(args, ", "), stats.Items, stats.Rows)
 	}
 	if rep.res, err = fit.Study(smp, opt); err != nil {
 		return nil, fmt.Errorf("%s: %v", cmd, err)

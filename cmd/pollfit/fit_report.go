@@ -16,7 +16,8 @@ import (
 type fitReport struct {
 	res    *fit.StudyResult
 	source string
-	sample fit.Sample // the log read (empty for a model)
+	sample fit.Sample       // the log read, or a sketch's fitting part (empty for a model)
+	opt    fit.StudyOptions // the options the study ran with
 }
 
 func (r *fitReport) writeText(w io.Writer) {

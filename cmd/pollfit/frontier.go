@@ -65,7 +65,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		smp, model, err := frontierInput(e, rf, v, args)
+		smp, model, err := frontierInput(e, rf, v, args, &opt)
 		if err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 }
 
 // frontierInput reads the logs, or parses the model.
-func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string) (fit.Sample, fit.Distribution, error) {
+func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *fit.StudyOptions) (fit.Sample, fit.Distribution, error) {
 	if v.model != "" {
 		if len(args) > 0 {
 			return fit.Sample{}, nil, usagef("frontier: give --model or LOG files, not both")
@@ -104,7 +104,7 @@ func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string) (fit.
 	if len(args) == 0 {
 		return fit.Sample{}, nil, usagef("frontier: give LOG files or --model")
 	}
-	smp, _, err := rf.readSample(e, args)
+	smp, _, err := rf.studyInput(e, args, opt)
 	return smp, nil, err
 }
 

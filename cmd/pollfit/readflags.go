@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -133,8 +134,21 @@ func (r *readFlags) each(e *env, paths []string, fn func(estimate.Item)) (estima
 	return r.eachWeighted(e, paths, func(it estimate.Item, _ float64) { fn(it) })
 }
 
-// eachWeighted is each for inputs that may be histograms (weights).
+// eachWeighted is each for inputs that may be histograms (weights) or
+// sketches (their bins, both parts).
 func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, float64)) (estimate.ReadStats, error) {
+	if sk, ok, err := readSketches(paths); err != nil || ok {
+		if err != nil {
+			return estimate.ReadStats{}, err
+		}
+		for _, p := range []*estimate.SketchPart{&sk.Fit, &sk.HeldOut} {
+			items, ws := p.Bins()
+			for i, it := range items {
+				fn(it, ws[i])
+			}
+		}
+		return sketchStats(sk, paths), nil
+	}
 	opt, err := r.options()
 	if err != nil {
 		return estimate.ReadStats{}, err
@@ -174,16 +188,52 @@ func (r *readFlags) read(e *env, paths []string) ([]estimate.Item, estimate.Read
 // item once (nil weights).
 func (r *readFlags) readSample(e *env, args []string) (fit.Sample, estimate.ReadStats, error) {
 	var smp fit.Sample
-	if r.histogram {
+	weighted := r.histogram
+	if _, ok, _ := readSketches(args); ok {
+		weighted = true
+	}
+	if weighted {
 		smp.Weights = []float64{}
 	}
 	st, err := r.eachWeighted(e, args, func(it estimate.Item, w float64) {
 		smp.Items = append(smp.Items, it)
-		if r.histogram {
+		if weighted {
 			smp.Weights = append(smp.Weights, w)
 		}
 	})
 	return smp, st, err
+}
+
+// sketchStats are what reading a sketch found: its bins as rows, its
+// counts rounded.
+func sketchStats(s *estimate.Sketch, files []string) estimate.ReadStats {
+	st := estimate.ReadStats{Files: files}
+	for _, a := range []*estimate.SketchPart{&s.Fit, &s.HeldOut} {
+		items, _ := a.Bins()
+		st.Rows += int64(len(items))
+		st.Final += int64(math.Round(a.Final))
+		st.Pending += int64(math.Round(a.Pending))
+	}
+	st.Items = st.Final + st.Pending
+	return st
+}
+
+// studyInput reads the inputs of a study: a sketch's fitting part, with
+// its held-out part and split set in opt, or a log (the study splits it).
+func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions) (fit.Sample, estimate.ReadStats, error) {
+	sk, ok, err := readSketches(args)
+	if err != nil || !ok {
+		if err != nil {
+			return fit.Sample{}, estimate.ReadStats{}, err
+		}
+		return r.readSample(e, args)
+	}
+	fitOn, heldOut := sketchSamples(sk)
+	opt.HeldOut, opt.Holdout, opt.Seed = &heldOut, sk.Holdout, sk.Seed
+	if sk.Holdout == 0 {
+		opt.HeldOut = &fitOn // nothing held out: measured on the fitting part
+	}
+	return fitOn, sketchStats(sk, args), nil
 }
 
 func isTerminal(w io.Writer) bool {

@@ -58,7 +58,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		front, err := reportFrontier(ff, rep)
+		front, err := reportFrontier(rep)
 		if err != nil {
 			return err
 		}
@@ -81,11 +81,8 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 
 // reportFrontier is pollfit frontier's table for the report: seven
 // budgets around the fitted schedule's cost, through the same pipeline.
-func reportFrontier(ff *fitFlagValues, rep *fitReport) ([]fit.FrontierPoint, error) {
-	opt, err := ff.studyOptions("report")
-	if err != nil {
-		return nil, err
-	}
+func reportFrontier(rep *fitReport) ([]fit.FrontierPoint, error) {
+	opt := rep.opt
 	base := max(rep.res.Fitted.RequestsPerItem, 1.5)
 	var budgets []float64
 	for k := range 7 {

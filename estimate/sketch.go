@@ -1,0 +1,196 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// SketchVersion is the version of the sketch file format.
+const SketchVersion = 1
+
+// A Sketch is the fixed-size summary of a settle-time log that fits and
+// replays need, in two parts: the items to fit on and the items held out
+// to measure on, chosen by a hash of each row so that any engine can
+// reproduce the split. Each part holds final and pending weights with
+// the sum of their ages in log-spaced age bins (10000 a decade from 1 ms:
+// 0.023% wide), so that replaying a bin at its mean age is exact unless
+// an ask falls inside it, and off by less than the bin's width when one
+// does. Sketches of the same split merge by adding: one a day, merged
+// into a month. A sketch takes about 17 MB in memory, whatever the size
+// of the log; its file holds only the bins with items.
+//
+// A sketch keeps no creation times or signals: wall-clock aligned asks,
+// batch shapes and reset on signal need the log itself.
+type Sketch struct {
+	// Holdout is the share of rows hashed to the held-out part, and Seed
+	// the hash's seed.
+	Holdout float64
+	Seed    uint64
+	// Fit and HeldOut are the parts.
+	Fit, HeldOut SketchPart
+}
+
+// The sketch's age bins: bin 0 holds ages below sketchMin, bins
+// 1..sketchBins cover [sketchMin, sketchMax) in sketchPerDecade
+// log-spaced bins a decade, and the last bin ages from sketchMax on.
+const (
+	sketchMin       = 1e-3
+	sketchMax       = 1e10
+	sketchPerDecade = 10000
+	sketchBins      = 13 * sketchPerDecade
+	nSketchBins     = sketchBins + 2
+)
+
+// sketchBin is the sketch's bin of an age in seconds.
+func sketchBin(age float64) int {
+	if age < sketchMin {
+		return 0
+	}
+	if age >= sketchMax {
+		return nSketchBins - 1
+	}
+	i := int(math.Log10(age/sketchMin)*sketchPerDecade) + 1
+	return min(max(i, 1), sketchBins)
+}
+
+// SketchPart is one part of a sketch: its weighted counts, and the
+// settled, failed and pending items by age bin.
+type SketchPart struct {
+	// Items, Final, Pending and Failed are weighted counts.
+	Items, Final, Pending, Failed float64
+	settled, failed, pending      [nSketchBins]binStat
+}
+
+// add adds an item standing for w identical ones.
+func (p *SketchPart) add(it Item, w float64) {
+	if !(it.Age >= 0) || math.IsInf(it.Age, 1) || !(w > 0) || math.IsInf(w, 1) {
+		return
+	}
+	p.Items += w
+	b := sketchBin(it.Age)
+	if !it.Status.Final() {
+		p.Pending += w
+		p.pending[b].add(it.Age, w)
+		return
+	}
+	p.Final += w
+	if it.Status == Failed {
+		p.Failed += w
+		p.failed[b].add(it.Age, w)
+		return
+	}
+	p.settled[b].add(it.Age, w)
+}
+
+// merge adds q to p.
+func (p *SketchPart) merge(q *SketchPart) {
+	for i := range p.settled {
+		mergeBin(&p.settled[i], &q.settled[i])
+		mergeBin(&p.failed[i], &q.failed[i])
+		mergeBin(&p.pending[i], &q.pending[i])
+	}
+	p.Items += q.Items
+	p.Final += q.Final
+	p.Pending += q.Pending
+	p.Failed += q.Failed
+}
+
+// NewSketch returns an empty sketch that holds out a share holdout of
+// the rows (0 ≤ holdout < 1), by a hash seeded with seed.
+func NewSketch(holdout float64, seed uint64) (*Sketch, error) {
+	if !(holdout >= 0 && holdout < 1) {
+		return nil, fmt.Errorf("sketch: hold-out share %g: want 0 ≤ share < 1", holdout)
+	}
+	return &Sketch{Holdout: holdout, Seed: seed}, nil
+}
+
+// Add adds an item standing for w identical rows. A single row (w = 1)
+// goes to the part its hash chooses; a weighted row (a histogram bin) is
+// thinned binomially, seeded by its hash, so that its share held out is
+// about Holdout.
+func (s *Sketch) Add(it Item, w float64) {
+	h := rowHash(s.Seed, it)
+	if w == 1 {
+		if held(h, s.Holdout) {
+			s.HeldOut.add(it, 1)
+		} else {
+			s.Fit.add(it, 1)
+		}
+		return
+	}
+	out := 0.0
+	if n := math.Floor(w); n > 0 && s.Holdout > 0 && !math.IsInf(w, 0) {
+		out = distuv.Binomial{N: n, P: s.Holdout, Src: rand.NewPCG(h, s.Seed)}.Rand()
+	}
+	if w-out > 0 {
+		s.Fit.add(it, w-out)
+	}
+	if out > 0 {
+		s.HeldOut.add(it, out)
+	}
+}
+
+// Merge adds the rows of t to s; both must have the same split.
+func (s *Sketch) Merge(t *Sketch) error {
+	if s.Holdout != t.Holdout || s.Seed != t.Seed {
+		return fmt.Errorf("sketch: merge a split of %g (seed %d) into one of %g (seed %d): sketches merge only with the same --holdout and --seed",
+			t.Holdout, t.Seed, s.Holdout, s.Seed)
+	}
+	s.Fit.merge(&t.Fit)
+	s.HeldOut.merge(&t.HeldOut)
+	return nil
+}
+
+// Empty reports whether the sketch has no items.
+func (s *Sketch) Empty() bool { return s.Fit.Items+s.HeldOut.Items == 0 }
+
+// held reports whether hash h falls in the held-out share.
+func held(h uint64, share float64) bool {
+	return share > 0 && float64(h>>11)/(1<<53) < share
+}
+
+// rowHash is SplitMix64's finaliser over a row's fields (creation time,
+// age and status) and the seed: the same row always hashes alike.
+func rowHash(seed uint64, it Item) uint64 {
+	h := mix(seed ^ 0x9e3779b97f4a7c15)
+	h = mix(h ^ uint64(it.Created))
+	h = mix(h ^ math.Float64bits(it.Age))
+	return mix(h ^ uint64(it.Status))
+}
+
+func mix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Bins are a part's items as weighted items, one a non-empty bin and
+// kind (settled, failed, pending), at the bin's common age, or its mean
+// age when they differ.
+func (p *SketchPart) Bins() (items []Item, weights []float64) {
+	for i := range p.settled {
+		for _, k := range p.kinds(i) {
+			if k.b.w > 0 {
+				items = append(items, Item{Age: k.b.age(), Status: k.status, Created: NoTime, Signal: math.NaN()})
+				weights = append(weights, k.b.w)
+			}
+		}
+	}
+	return items, weights
+}
+
+// binKind is one kind of a bin, for walking them.
+type binKind struct {
+	name   string
+	status Status
+	b      *binStat
+}
+
+// kinds are bin i's three kinds, in the file's order.
+func (p *SketchPart) kinds(i int) [3]binKind {
+	return [3]binKind{{"settled", Settled, &p.settled[i]}, {"failed", Failed, &p.failed[i]}, {"pending", Pending, &p.pending[i]}}
+}

@@ -1,0 +1,83 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// parseSketchHeader reads the first line: the version and the fields.
+func parseSketchHeader(line, name string) (*Sketch, error) {
+	fields := strings.Fields(strings.TrimPrefix(line, sketchMagic))
+	if len(fields) == 0 || fields[0] != strconv.Itoa(SketchVersion) {
+		return nil, fmt.Errorf("%s:1: sketch version %q: this pollfit reads version %d", name, strings.Join(fields[:min(len(fields), 1)], ""), SketchVersion)
+	}
+	s := &Sketch{}
+	for _, f := range fields[1:] {
+		k, v, ok := strings.Cut(f, "=")
+		x, err := strconv.ParseFloat(v, 64)
+		if !ok || err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return nil, fmt.Errorf("%s:1: bad field %q (want key=number)", name, f)
+		}
+		switch k {
+		case "holdout":
+			s.Holdout = x
+		case "seed":
+			s.Seed = uint64(x)
+		}
+	}
+	if !(s.Holdout >= 0 && s.Holdout < 1) {
+		return nil, fmt.Errorf("%s:1: hold-out share %g: want 0 ≤ share < 1", name, s.Holdout)
+	}
+	return s, nil
+}
+
+// readRow adds one bin row to s.
+func (s *Sketch) readRow(row, name string, line int) error {
+	f := strings.Split(row, ",")
+	if len(f) != 7 {
+		return fmt.Errorf("%s:%d: %d fields, want 7 (%s)", name, line, len(f), sketchHeader)
+	}
+	var a *SketchPart
+	switch f[0] {
+	case "fit":
+		a = &s.Fit
+	case "heldout":
+		a = &s.HeldOut
+	default:
+		return fmt.Errorf("%s:%d:1: column part: %q (want fit or heldout)", name, line, f[0])
+	}
+	bin, err := strconv.Atoi(f[2])
+	if err != nil || bin < 0 || bin >= nSketchBins {
+		return fmt.Errorf("%s:%d:3: column bin: %q (want 0 to %d)", name, line, f[2], nSketchBins-1)
+	}
+	var v [3]float64
+	for k, col := range []int{3, 4, 5} {
+		x, err := strconv.ParseFloat(f[col], 64)
+		if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("%s:%d:%d: column %s: %q (want a number ≥ 0)", name, line, col+1, strings.Split(sketchHeader, ",")[col], f[col])
+		}
+		v[k] = x
+	}
+	if v[1] == 0 || sketchBin(v[0]) != bin {
+		return fmt.Errorf("%s:%d:4: column age_s: %s is not in bin %d, or the weight is 0", name, line, f[3], bin)
+	}
+	b := binStat{first: v[0], w: v[1], sum: v[2], mixed: f[6] == "1"}
+	switch f[1] {
+	case "settled":
+		mergeBin(&a.settled[bin], &b)
+		a.Final += b.w
+	case "failed":
+		mergeBin(&a.failed[bin], &b)
+		a.Final += b.w
+		a.Failed += b.w
+	case "pending":
+		mergeBin(&a.pending[bin], &b)
+		a.Pending += b.w
+	default:
+		return fmt.Errorf("%s:%d:2: column kind: %q (want settled, failed or pending)", name, line, f[1])
+	}
+	a.Items += b.w
+	return nil
+}
