@@ -89,10 +89,13 @@
 // The quantiser chooses the clauses by dynamic programming over segment
 // boundaries and intervals from a nice set (1, 2, 5, 10, 15 and 30 ms,
 // s or min, plus 100, 200, 500 ms and hours), not by rounding the
-// optimum. Fitting the exact optimum to raw items overfits; Fit smooths
-// the log's density first (estimate.Density) and measures on held-out
-// items (Split). Frontier sweeps budgets against the fixed-interval and
-// backoff families.
+// optimum. Fit and FitSample fit the items as given, and the exact
+// optimum fitted to raw items overfits; Study fits it to the smoothed
+// density of the fitting items instead (estimate.Density; StudyOptions.Rough
+// keeps the raw items) and measures on held-out items
+// (StudyOptions.Holdout, SplitSample). StudyFrontier sweeps budgets
+// through the same steps, against the limit and the fixed-interval,
+// backoff and jittered backoff schedules that spend each budget.
 //
 // # Shapes
 //

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/spf13/pflag"
 )
 
@@ -32,7 +33,7 @@ draws the density with deadlines and the batch period marked.`,
 			rf := addReadFlags(fs)
 			asJSON := fs.Bool("json", false, "print the summary as JSON")
 			qflag := fs.StringSlice("quantiles", []string{"0.5", "0.9", "0.95", "0.99"}, "quantiles to report (shares of items answered)")
-			at := fs.StringSlice("survival-at", []string{"10s", "60s", "300s"}, "ages at which to report the share still unanswered (Go durations or seconds)")
+			at := fs.StringSlice("survival-at", []string{"10s", "60s", "300s"}, "ages at which to report the share still unanswered (durations such as 90s, 5m or 1d, or seconds)")
 			grid := fs.String("grid", "", "write the density grid (t,f,S,hazard) as CSV to this file")
 			plotPath := addPlotFlag(fs)
 			force := fs.Bool("force", false, "overwrite an existing --grid or --plot file")
@@ -84,13 +85,15 @@ draws the density with deadlines and the batch period marked.`,
 	})
 }
 
-// parseAges reads --survival-at values: Go durations or bare seconds.
+// parseAges reads --survival-at values: durations as the schedule
+// language writes them (schedule.ParseDuration, with d for a day), or
+// bare seconds.
 func parseAges(in []string) ([]float64, error) {
 	out := make([]float64, len(in))
 	for i, s := range in {
 		v, err := parseAge(s)
 		if err != nil {
-			return nil, usagef("estimate: --survival-at %q: want a duration such as 90s or 5m, or seconds", s)
+			return nil, usagef("estimate: --survival-at %q: want a duration such as 90s, 5m or 1d, or seconds", s)
 		}
 		out[i] = v
 	}
@@ -99,12 +102,15 @@ func parseAges(in []string) ([]float64, error) {
 
 func parseAge(s string) (float64, error) {
 	s = strings.TrimSpace(s)
-	if v, err := strconv.ParseFloat(s, 64); err == nil && v >= 0 && !math.IsInf(v, 0) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if !(v >= 0 && v <= schedule.MaxAge.Seconds()) {
+			return 0, fmt.Errorf("age %q out of range", s)
+		}
 		return v, nil
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("bad age %q", s)
+	d, err := schedule.ParseDuration(s)
+	if err != nil {
+		return 0, err
 	}
 	return d.Seconds(), nil
 }

@@ -27,11 +27,13 @@ An item whose answer comes at age t is seen by the first ask at an age ≥ t;
 its lag is the difference and it costs every ask up to that one. A pending
 item costs the asks up to its censoring age; an answer after the last ask or
 the horizon is missed. Lag percentiles are nearest-rank over seen items.
+The table's "seen" column is "detected" in --json: the items whose answer
+an ask saw.
 With --histogram each bin's items count, at the bin's midpoint; a histogram
 has no creation times or signals, so aligned asks, reset on signal and --plot
 stop with an error.
-SPEC is a schedule in the schedule language (see 'pollfit help schedule' in
-the README), @FILE for a schedule file (DSL or JSON), or a strategy such as
+SPEC is a schedule in the schedule language ('pollfit help schedule'),
+@FILE for a schedule file (DSL or JSON), or a strategy such as
 'exponential(initial=1s, factor=2, max=1m)'.`,
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			specs := fs.StringArrayP("schedule", "s", nil, "schedule to replay, [NAME=]SPEC (repeatable)")

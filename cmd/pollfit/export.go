@@ -21,7 +21,7 @@ func init() {
   pollfit export --from poll.json --format go --package payments --var CheckoutPoll -o poll_gen.go
   pollfit export --from poll.json --format kotlin --package com.example.payments --var CheckoutPoll
   pollfit export --schedule 'at 0s 1s, 2s until 2m, 5s' --format asks --horizon 10m
-  pollfit fit --json payments.csv | pollfit export --from - --format dsl --comment 'for checkout'
+  pollfit fit --json --requests-per-item 8 payments.csv | pollfit export --from - --format dsl --comment 'for checkout'
 
 --schedule takes schedule text or @FILE (schedule text or JSON). --from reads
 a JSON document written by 'pollfit export --format json' (its meta is kept)

@@ -77,7 +77,11 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 				commandHelp(stdout, c, fs)
 				return nil
 			}
-			return usagef("help: unknown command %q (run 'pollfit help')", args[1])
+			if t := topics[args[1]]; t != nil {
+				topicHelp(stdout, t)
+				return nil
+			}
+			return usagef("help: unknown command or topic %q (run 'pollfit help')", args[1])
 		}
 		help(stdout)
 		return nil
@@ -139,7 +143,13 @@ func help(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'pollfit COMMAND --help' for a command's flags and examples.")
+	fmt.Fprintln(w, "Topics:")
+	for _, n := range topicNames() {
+		fmt.Fprintf(w, "  %-10s %s\n", n, topics[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'pollfit COMMAND --help' for a command's flags and examples,")
+	fmt.Fprintln(w, "and 'pollfit help TOPIC' for a topic.")
 }
 
 func commandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {

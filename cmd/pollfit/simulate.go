@@ -50,7 +50,7 @@ type simFlags struct {
 	arrivals, capacity, horizon string
 	arrivalsLog, answerLog      string
 	settle, maxAge, duration    string
-	answer                      time.Duration
+	answer                      string
 	strategies                  []string
 	seed                        uint64
 	asJSON, fleet               bool
@@ -62,7 +62,7 @@ func simulateFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&f.arrivals, "arrivals", "all", `"all" (every client at time 0) or a Poisson rate N/PERIOD, e.g. 50/s`)
 	fs.StringVar(&f.arrivalsLog, "arrivals-log", "", "clients arrive at the creation times of this log (created_at column), from its first")
 	fs.StringVar(&f.capacity, "capacity", "", "calls the server accepts per window, N/PERIOD: 20/s is at most 20 in each second [k, k+1) (required)")
-	fs.DurationVar(&f.answer, "answer", time.Second, "time from an accepted call to its answer")
+	fs.StringVar(&f.answer, "answer", "1s", "time from an accepted call to its answer")
 	fs.StringVar(&f.answerLog, "answer-log", "", "draw each answer time from the settle times of this log instead")
 	fs.StringArrayVar(&f.strategies, "strategy", nil, "retry strategy spec (e.g. 'exponential(initial=100ms, factor=2, max=20s)') or schedule; repeat to compare")
 	fs.IntVar(&f.runs, "runs", 50, "repetitions per strategy")
@@ -131,12 +131,13 @@ func runCrowd(e *env, f *simFlags, policies []simulate.Policy) error {
 }
 
 func crowdFromFlags(e *env, f *simFlags) (simulate.Crowd, error) {
-	c := simulate.Crowd{Clients: f.clients, Answer: f.answer}
+	c := simulate.Crowd{Clients: f.clients}
 	if f.clients < 1 || f.clients > simulate.MaxClients {
 		return c, usagef("simulate: --clients must be from 1 to %d, not %d", simulate.MaxClients, f.clients)
 	}
-	if f.answer < 0 {
-		return c, usagef("simulate: --answer must not be negative")
+	var err error
+	if c.Answer, err = schedule.ParseDuration(f.answer); err != nil {
+		return c, usagef("simulate: --answer: %v", err)
 	}
 	if f.arrivals != "all" {
 		r, err := simulate.ParseRate(f.arrivals)

@@ -61,6 +61,8 @@ func TestSimulateWarnsAndErrors(t *testing.T) {
 		"simulate --capacity 20/s --strategy bogus(1s)":       "unknown strategy",
 		"simulate --capacity 20/s --arrivals x --strategy 1s": "--arrivals",
 		"simulate --capacity 20/s --clients 0 --strategy 1s":  "--clients",
+		"simulate --capacity 20/s --answer -1s --strategy 1s": `--answer: negative duration "-1s"`,
+		"simulate --capacity 20/s --answer 90 --strategy 1s":  `--answer: duration "90" has no unit`,
 	} {
 		_, errs, code := cliRun(t, strings.Fields(args)...)
 		if code != 2 || !strings.Contains(errs, want) {
@@ -117,5 +119,22 @@ func TestSimulateLogs(t *testing.T) {
 	_, errs, code = cliRun(t, "simulate", "--arrivals-log", filepath.Join(t.TempDir(), "none.csv"), "--capacity", "1/s", "--strategy", "1s")
 	if code != 1 || !strings.Contains(errs, "--arrivals-log") {
 		t.Errorf("missing log: exit %d, %q", code, errs)
+	}
+}
+
+// --answer reads durations as every other pollfit flag does, d for a
+// day: one client, answered a day and a half after its first call.
+func TestSimulateAnswerDays(t *testing.T) {
+	out, errs, code := cliRun(t, "simulate", "--clients", "1", "--capacity", "1/s", "--answer", "1d12h", "--horizon", "2d",
+		"--runs", "1", "--strategy", "constant(1s)", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if s, _ := rows[0]["last_served_s"].(map[string]any); s["median"] != 129600.0 {
+		t.Errorf("last_served_s = %v, want 129600 (1d12h)", rows[0]["last_served_s"])
 	}
 }
