@@ -26,6 +26,12 @@ type FrontierPoint struct {
 	// the doubled gap), averaged over 100 seeded draws, from JitterBase seconds.
 	Jitter     Prediction
 	JitterBase float64
+	// Gain is the mean lag, in seconds, one more request per item buys
+	// past this budget on the fitted schedules' curve (NaN at the last
+	// budget); Knee marks the first budget where that is less than
+	// KneeShare of the lag (see markKnee).
+	Gain float64
+	Knee bool
 }
 
 // jitterDraws is the number of Monte Carlo draws of jittered schedules.

@@ -98,3 +98,35 @@ func TestFrontierLimitIsTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// The knee, worked by hand: lags 10, 4, 2, 1.9, 1.85 s at 2, 4, 6, 8, 10
+// requests per item. The next request buys (10−4)/2 = 3, (4−2)/2 = 1,
+// (2−1.9)/2 = 0.05 and (1.9−1.85)/2 = 0.025 s. 5% of the lag is 0.5, 0.2,
+// 0.1 and 0.095 s: 6 requests per item is the first budget past which a
+// request buys less (0.05 < 0.1). A lag that rises with the budget (held-
+// out noise) counts as the lag before it.
+func TestKnee(t *testing.T) {
+	var pts []FrontierPoint
+	for i, l := range []float64{10, 4, 2, 1.9, 1.85} {
+		fp := FrontierPoint{RequestsPerItem: float64(2 * (i + 1))}
+		fp.Fitted.Lag.Mean = l
+		pts = append(pts, fp)
+	}
+	markKnee(pts)
+	for i, want := range []float64{3, 1, 0.05, 0.025} {
+		if math.Abs(pts[i].Gain-want) > 1e-12 {
+			t.Errorf("gain at %g: %g, want %g", pts[i].RequestsPerItem, pts[i].Gain, want)
+		}
+	}
+	for i, p := range pts {
+		if p.Knee != (i == 2) {
+			t.Errorf("knee at %g: %v", p.RequestsPerItem, p.Knee)
+		}
+	}
+	pts[3].Fitted.Lag.Mean = 2.5 // noise: no better than 2
+	pts[2].Knee = false
+	markKnee(pts)
+	if pts[2].Gain != 0 || !pts[2].Knee {
+		t.Errorf("with a rising lag: gain %g, knee %v at 6", pts[2].Gain, pts[2].Knee)
+	}
+}

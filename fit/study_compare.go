@@ -28,6 +28,13 @@ type Comparison struct {
 	EqualCostLag, Change float64
 	// Interpolated reports whether EqualCostLag was interpolated.
 	Interpolated bool
+	// SameLag is the cheapest fitted schedule whose held-out mean lag is
+	// no more than the baseline's (a requests budget only; nil when no
+	// fit up to the baseline's cost matches it), measured; Saving is the
+	// share of the baseline's held-out requests it saves.
+	SameLag         *Row
+	SameLagSchedule *schedule.Schedule
+	Saving          float64
 }
 
 // compare measures each baseline and fits at its cost.
@@ -71,7 +78,56 @@ func (st *study) compareOne(b Baseline) (Comparison, error) {
 		return Comparison{}, err
 	}
 	c.Change = c.EqualCostLag/base.Lag.Mean - 1
+	if err := st.sameLag(&c); err != nil {
+		return Comparison{}, err
+	}
 	return c, nil
+}
+
+// sameLagSteps is how many fits the search for the same lag makes.
+const sameLagSteps = 8
+
+// sameLag finds the cheapest budget whose fit waits no longer than the
+// baseline on the held-out items, by bisection on the budget between 1
+// request per item and the baseline's cost (the lag falls as the budget
+// rises, to held-out noise: every fit tried is kept if it qualifies).
+func (st *study) sameLag(c *Comparison) error {
+	c.Saving = math.NaN()
+	if c.Budget.RequestsPerItem == 0 {
+		return nil
+	}
+	want := c.Baseline.Lag.Mean
+	keep := func(r Row, s *schedule.Schedule) bool {
+		ok := r.Lag.Mean <= want
+		if ok && (c.SameLag == nil || r.RequestsPerItem < c.SameLag.RequestsPerItem) {
+			r.Name = "fitted, same lag as " + c.Name
+			c.SameLag, c.SameLagSchedule = &r, s
+		}
+		return ok
+	}
+	keep(c.Fitted, c.Schedule)
+	lo, hi := 1.0, c.Budget.RequestsPerItem
+	for range sameLagSteps {
+		mid := math.Sqrt(lo * hi)
+		res, err := st.fit(Budget{RequestsPerItem: mid}, c.StuckCap)
+		if err != nil {
+			lo = mid // too little to fit: more
+			continue
+		}
+		r, err := st.measure("", res.Schedule)
+		if err != nil {
+			return err
+		}
+		if keep(r, res.Schedule) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	if c.SameLag != nil {
+		c.Saving = 1 - c.SameLag.RequestsPerItem/c.Baseline.RequestsPerItem
+	}
+	return nil
 }
 
 // equalCost sets the fitted lag at the baseline's held-out requests per

@@ -54,6 +54,7 @@ func StudyFrontier(smp Sample, model Distribution, opt StudyOptions, budgets []f
 		}
 		out = append(out, fp)
 	}
+	markKnee(out)
 	var rows []Row
 	for _, bl := range opt.Baselines {
 		r, err := st.measure(bl.Name, bl.Schedule)

@@ -168,3 +168,39 @@ func alignedBy(s *schedule.Schedule, h time.Duration) float64 {
 	}
 	return n
 }
+
+// Same lag as a baseline: the schedule found, replayed on the held-out
+// items apart from the study, waits no longer than the baseline there
+// and spends the requests the row says, the saving being their ratio.
+func TestSameLagAsABaseline(t *testing.T) {
+	items := payments(6000, 12)
+	base, err := schedule.Parse(beforeDSL + " until 15m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Study(ItemSample(items), StudyOptions{Options: Options{Horizon: 15 * time.Minute},
+		Holdout: 0.3, Seed: 2, NoSignals: true, Baselines: []Baseline{{Name: "before", Schedule: base}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Baselines[0]
+	if c.SameLag == nil {
+		t.Fatal("no schedule as fast as before")
+	}
+	m, err := ReplaySample(c.SameLagSchedule, *res.HeldOut, ReplayOptions{Horizon: 15 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReplaySample(base, *res.HeldOut, ReplayOptions{Horizon: 15 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("before %.4gs at %.3f; same lag: %q %.4gs at %.3f (saving %.1f%%)", b.Lag.Mean, b.RequestsPerItem, m.Schedule, m.Lag.Mean, m.RequestsPerItem, 100*c.Saving)
+	if m.Lag.Mean > b.Lag.Mean || m.RequestsPerItem != c.SameLag.RequestsPerItem || m.Lag.Mean != c.SameLag.Lag.Mean {
+		t.Errorf("same lag row %.4gs at %.4g, replayed %.4gs at %.4g; before %.4gs", c.SameLag.Lag.Mean, c.SameLag.RequestsPerItem, m.Lag.Mean, m.RequestsPerItem, b.Lag.Mean)
+	}
+	// Before is a poor schedule: the fit matches it for fewer requests.
+	if want := 1 - m.RequestsPerItem/b.RequestsPerItem; math.Abs(c.Saving-want) > 1e-12 || !(c.Saving > 0) {
+		t.Errorf("saving %g, want %g", c.Saving, want)
+	}
+}

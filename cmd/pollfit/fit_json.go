@@ -60,6 +60,14 @@ type comparisonJSON struct {
 	EqualCostLag *float64       `json:"equal_cost_lag_s"`
 	Change       *float64       `json:"change"`
 	Interpolated bool           `json:"interpolated"`
+	SameLag      *sameLagJSON   `json:"same_lag"`
+}
+
+// sameLagJSON is the cheapest fitted schedule as slow as the baseline.
+type sameLagJSON struct {
+	Schedule string   `json:"schedule"`
+	Row      fit.Row  `json:"metrics"`
+	Saving   *float64 `json:"saving"`
 }
 
 type holdoutJSON struct {
@@ -82,8 +90,12 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 	for _, c := range res.Baselines {
 		out.Baselines = append(out.Baselines, c.Baseline)
 		out.AtCost = append(out.AtCost, c.Fitted)
-		out.Comparisons = append(out.Comparisons, comparisonJSON{Name: c.Name, Budget: budgetJSON(c.Budget, res.Objective, ""),
-			StuckCap: c.StuckCap, EqualCostLag: jnum(c.EqualCostLag), Change: jnum(c.Change), Interpolated: c.Interpolated})
+		cj := comparisonJSON{Name: c.Name, Budget: budgetJSON(c.Budget, res.Objective, ""),
+			StuckCap: c.StuckCap, EqualCostLag: jnum(c.EqualCostLag), Change: jnum(c.Change), Interpolated: c.Interpolated}
+		if c.SameLag != nil {
+			cj.SameLag = &sameLagJSON{schedule.Format(c.SameLagSchedule), *c.SameLag, jnum(c.Saving)}
+		}
+		out.Comparisons = append(out.Comparisons, cj)
 	}
 	if res.Model == nil {
 		out.Holdout = &holdoutJSON{res.Holdout, res.Seed, res.FitOn.Total(), res.HeldOut.Total()}

@@ -47,7 +47,7 @@ func (r *fitReport) writeText(w io.Writer) {
 	}
 	writeShapes(w, res)
 	for _, c := range res.Baselines {
-		fmt.Fprintf(w, "\n%s", comparisonText(c))
+		fmt.Fprintf(w, "\n%s\n%s", comparisonText(c), sameLagText(c))
 	}
 	if len(res.Baselines) > 0 {
 		fmt.Fprintln(w)
@@ -126,6 +126,17 @@ func comparisonText(c fit.Comparison) string {
 	}
 	return fmt.Sprintf("same cost as %s: %s mean lag (%ss vs %ss at %.2f vs %.2f requests per item, on the same items)",
 		c.Name, change(c.EqualCostLag, b.Lag.Mean), trim(c.EqualCostLag), trim(b.Lag.Mean), f.RequestsPerItem, b.RequestsPerItem)
+}
+
+// sameLagText is the sentence on the requests the fit saves at the
+// baseline's lag.
+func sameLagText(c fit.Comparison) string {
+	r := c.SameLag
+	if r == nil {
+		return fmt.Sprintf("same lag as %s: no fit up to %s's cost waits as little on the held-out items", c.Name, c.Name)
+	}
+	return fmt.Sprintf("same lag as %s: %.1f%% fewer requests (%.2f vs %.2f per item, at %ss vs %ss mean lag): %s",
+		c.Name, 100*c.Saving, r.RequestsPerItem, c.Baseline.RequestsPerItem, trim(r.Lag.Mean), trim(c.Baseline.Lag.Mean), schedule.Format(c.SameLagSchedule))
 }
 
 // change describes new against old: "12.3% less", "4.0% more".

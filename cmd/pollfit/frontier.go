@@ -169,12 +169,21 @@ func trimSpace(s string) string {
 
 func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "req/item\tlimit (by age)\tfitted (%d clauses)\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
-	for _, p := range pts {
-		fmt.Fprintf(tw, "%.3g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, secs(p.Limit.Lag.Mean), secs(p.Fitted.Lag.Mean),
+	fmt.Fprintf(tw, "req/item\tlimit (by age)\tfitted (%d clauses)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
+	var knee *fit.FrontierPoint
+	for i, p := range pts {
+		mark := ""
+		if p.Knee {
+			mark, knee = " knee", &pts[i]
+		}
+		fmt.Fprintf(tw, "%.3g%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, mark, secs(p.Limit.Lag.Mean), secs(p.Fitted.Lag.Mean), secs(p.Gain),
 			secs(p.Fixed.Lag.Mean), secs(p.FixedInterval), secs(p.Backoff.Lag.Mean), secs(p.BackoffBase), secs(p.Jitter.Lag.Mean), secs(p.JitterBase))
 	}
 	tw.Flush()
+	if knee != nil {
+		fmt.Fprintf(w, "\nknee at %.3g requests per item: past it one more request per item buys %ss of mean lag, less than %.0f%% of the %ss it waits (gain/req: the lag the next request buys, on the fitted schedules)\n",
+			knee.RequestsPerItem, trim(knee.Gain), 100*fit.KneeShare, trim(knee.Fitted.Lag.Mean))
+	}
 	if len(base) > 0 {
 		fmt.Fprintln(w)
 		for _, m := range base {
@@ -183,7 +192,7 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k i
 	}
 }
 
-var frontierHeader = []string{"kind", "name", "requests_per_item", "mean_lag_s", "p95_lag_s", "param_s", "schedule", "stuck_asks"}
+var frontierHeader = []string{"kind", "name", "requests_per_item", "mean_lag_s", "p95_lag_s", "param_s", "schedule", "stuck_asks", "gain_s_per_request", "knee"}
 
 func frontierRows(pts []fit.FrontierPoint, base []fit.Row) [][]string {
 	f := func(x float64) string {
@@ -195,15 +204,19 @@ func frontierRows(pts []fit.FrontierPoint, base []fit.Row) [][]string {
 	var rows [][]string
 	for _, p := range pts {
 		b := f(p.RequestsPerItem)
+		knee := ""
+		if p.Knee {
+			knee = "1"
+		}
 		rows = append(rows,
-			[]string{"limit", "", b, f(p.Limit.Lag.Mean), f(p.Limit.Lag.P95), "", "", ""},
-			[]string{"segments", "", b, f(p.Fitted.Lag.Mean), f(p.Fitted.Lag.P95), "", p.Schedule, asks(p.Fitted)},
-			[]string{"fixed", "", b, f(p.Fixed.Lag.Mean), f(p.Fixed.Lag.P95), f(p.FixedInterval), "", asks(p.Fixed)},
-			[]string{"backoff", "", b, f(p.Backoff.Lag.Mean), f(p.Backoff.Lag.P95), f(p.BackoffBase), "", asks(p.Backoff)},
-			[]string{"jitter", "", b, f(p.Jitter.Lag.Mean), "", f(p.JitterBase), "", asks(p.Jitter)})
+			[]string{"limit", "", b, f(p.Limit.Lag.Mean), f(p.Limit.Lag.P95), "", "", "", "", ""},
+			[]string{"segments", "", b, f(p.Fitted.Lag.Mean), f(p.Fitted.Lag.P95), "", p.Schedule, asks(p.Fitted), f(p.Gain), knee},
+			[]string{"fixed", "", b, f(p.Fixed.Lag.Mean), f(p.Fixed.Lag.P95), f(p.FixedInterval), "", asks(p.Fixed), "", ""},
+			[]string{"backoff", "", b, f(p.Backoff.Lag.Mean), f(p.Backoff.Lag.P95), f(p.BackoffBase), "", asks(p.Backoff), "", ""},
+			[]string{"jitter", "", b, f(p.Jitter.Lag.Mean), "", f(p.JitterBase), "", asks(p.Jitter), "", ""})
 	}
 	for _, m := range base {
-		rows = append(rows, []string{"baseline", m.Name, f(m.RequestsPerItem), f(m.Lag.Mean), f(m.Lag.P95), "", m.Schedule, f(m.Stuck)})
+		rows = append(rows, []string{"baseline", m.Name, f(m.RequestsPerItem), f(m.Lag.Mean), f(m.Lag.P95), "", m.Schedule, f(m.Stuck), "", ""})
 	}
 	return rows
 }

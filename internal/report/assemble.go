@@ -27,6 +27,9 @@ func (b *builder) assemble() {
 	r.MetricsNote += " " + st.LimitNote + "."
 	for _, c := range st.Baselines {
 		r.MetricsNote += fmt.Sprintf(" Same cost as %s: %s.", c.Name, comparison(c))
+		if c.SameLag != nil {
+			r.MetricsNote += fmt.Sprintf(" Same lag as %s: %.1f%% fewer requests (%s vs %s per item).", c.Name, 100*c.Saving, num(c.SameLag.RequestsPerItem), num(c.Baseline.RequestsPerItem))
+		}
 	}
 	marks := b.marks()
 	t, f, S, h := b.dist.Grid()
@@ -76,7 +79,7 @@ func (b *builder) hazardText() string {
 }
 
 func (b *builder) frontierText() string {
-	return "Mean lag against requests per item, all measured on the items of the table to the give-up age: pollfit frontier's table, drawn. The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap."
+	return "Mean lag against requests per item, all measured on the items of the table to the give-up age: pollfit frontier's table, drawn. The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap. The knee is the first budget past which one more request per item buys less than 5% of the mean lag."
 }
 
 // comparison is the one sentence comparing a baseline with the fit at
@@ -161,6 +164,9 @@ func (b *builder) frontierXY() (curves []plot.Curve, pts []plot.Point) {
 			continue // on the limit curve by construction
 		}
 		pts = append(pts, plot.Point{Name: m.Name, Cost: m.RequestsPerItem, Wait: m.Lag.Mean})
+	}
+	if b.knee != nil {
+		pts = append(pts, *b.knee)
 	}
 	return curves, pts
 }

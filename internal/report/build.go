@@ -2,6 +2,7 @@ package report
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -57,6 +58,7 @@ type builder struct {
 	lagged  []fit.Metrics
 	scheds  []*schedule.Schedule // the schedules of lagged
 	front   []plot.Curve         // frontier: the limit first, then the fits and families
+	knee    *plot.Point          // the frontier's knee, if it has one
 }
 
 // estimate takes the Kaplan–Meier estimate, the smoothed density and
@@ -104,6 +106,9 @@ func (b *builder) rows() {
 func (b *builder) frontier(pts []fit.FrontierPoint) {
 	curves := []plot.Curve{{Name: "limit, asking by age (hindsight)"}, {Name: "fitted schedules"}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
 	for _, p := range pts {
+		if p.Knee {
+			b.knee = &plot.Point{Name: fmt.Sprintf("knee (%.3g req/item)", p.RequestsPerItem), Cost: p.Fitted.RequestsPerItem, Wait: p.Fitted.Lag.Mean}
+		}
 		for i, pr := range []fit.Prediction{p.Limit, p.Fitted, p.Fixed, p.Backoff, p.Jitter} {
 			if !math.IsNaN(pr.RequestsPerItem) && !math.IsNaN(pr.Lag.Mean) {
 				curves[i].X = append(curves[i].X, pr.RequestsPerItem)
