@@ -27,9 +27,19 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 // MarshalJSON writes r as its Metrics with two more figures:
 // "stuck_asks", the asks by the give-up age to an item that never
 // answers, and "missed_share", the share of final answers after it.
+//
+// With a bootstrap, "lag_mean_ci", "lag_p95_ci" and "requests_per_item_ci"
+// are the 95% intervals, [low, high].
 func (r Row) MarshalJSON() ([]byte, error) {
-	return json.Marshal(r.Metrics.jsonValue(num(r.Stuck), num(r.MissedShare)))
+	v := r.Metrics.jsonValue(num(r.Stuck), num(r.MissedShare))
+	if r.LagCI != (Interval{}) {
+		v.LagCI, v.P95CI, v.RequestsCI = r.LagCI.json(), r.P95CI.json(), r.RequestsCI.json()
+	}
+	return json.Marshal(v)
 }
+
+// json is the interval as a JSON pair, nulls where undefined.
+func (c Interval) json() *[2]*float64 { return &[2]*float64{num(c[0]), num(c[1])} }
 
 // metricsJSON is Metrics as JSON.
 type metricsJSON struct {
@@ -46,6 +56,9 @@ type metricsJSON struct {
 	Spread          *spreadJSON   `json:"spread,omitempty"`
 	StuckAsks       *float64      `json:"stuck_asks,omitempty"`
 	MissedShare     *float64      `json:"missed_share,omitempty"`
+	LagCI           *[2]*float64  `json:"lag_mean_ci,omitempty"`
+	P95CI           *[2]*float64  `json:"lag_p95_ci,omitempty"`
+	RequestsCI      *[2]*float64  `json:"requests_per_item_ci,omitempty"`
 }
 
 func (m Metrics) jsonValue(stuck, missed *float64) metricsJSON {

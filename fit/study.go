@@ -55,6 +55,10 @@ type StudyOptions struct {
 	// AsksBy are the ages at which each row counts the asks to an item
 	// that never answers.
 	AsksBy []time.Duration
+	// Bootstrap is the number of resamples of the held-out items for 95%
+	// intervals on the fitted row, the baselines and the comparisons (0:
+	// none; pollfit fit runs 200).
+	Bootstrap int
 }
 
 // DefaultStuckFactor times the requests budget is the default stuck cap.
@@ -68,6 +72,10 @@ type Row struct {
 	// that never answers (for a schedule that never stops, by the
 	// age it was replayed to).
 	Stuck float64
+	// LagCI, P95CI and RequestsCI are 95% bootstrap intervals of the mean
+	// lag, its 95th percentile and the requests per item (zero when no
+	// bootstrap was run; see StudyOptions.Bootstrap).
+	LagCI, P95CI, RequestsCI Interval
 	// Missed is the share of final answers that come after the give-up
 	// age, or after the schedule's last ask.
 	MissedShare float64
@@ -123,6 +131,8 @@ type StudyResult struct {
 	Density  *estimate.Dist
 	// Model is the distribution fitted to, for a model.
 	Model Distribution
+	// Bootstrap is the number of resamples behind the intervals (0: none).
+	Bootstrap int
 	// Notes are caveats worth telling the user.
 	Notes []string
 }
@@ -219,7 +229,10 @@ func (st *study) run() (*StudyResult, error) {
 	if err := st.limit(); err != nil {
 		return nil, fmt.Errorf("limit: %v", err)
 	}
-	return r, st.compare()
+	if err := st.compare(); err != nil {
+		return nil, err
+	}
+	return r, st.bootstrap()
 }
 
 // answered is the share of all items with a final answer by age t, and

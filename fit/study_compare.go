@@ -35,6 +35,11 @@ type Comparison struct {
 	SameLag         *Row
 	SameLagSchedule *schedule.Schedule
 	Saving          float64
+	// ChangeCI is Change's 95% bootstrap interval.
+	ChangeCI Interval
+
+	second *schedule.Schedule // the second fit EqualCostLag is read off
+	mix    float64            // its weight: EqualCostLag = (1−mix)·Fitted + mix·second
 }
 
 // compare measures each baseline and fits at its cost.
@@ -56,7 +61,7 @@ func (st *study) compareOne(b Baseline) (Comparison, error) {
 	if err != nil {
 		return Comparison{}, err
 	}
-	c := Comparison{Name: b.Name, Baseline: base, StuckCap: st.baselineStuck(b.Schedule)}
+	c := Comparison{Name: b.Name, Baseline: base, StuckCap: st.baselineStuck(b.Schedule), ChangeCI: noInterval}
 	if c.Budget, err = st.cost(b.Schedule, r.Budget); err != nil {
 		return Comparison{}, err
 	}
@@ -148,12 +153,15 @@ func (st *study) equalCost(c *Comparison) error {
 		return err
 	}
 	x0, y0, x1, y1 := got, c.Fitted.Lag.Mean, m.RequestsPerItem, m.Lag.Mean
+	c.second = res.Schedule
 	switch {
 	case math.Abs(x1-want) <= 5e-3*want:
-		c.EqualCostLag = y1
+		c.EqualCostLag, c.mix = y1, 1
 	case x1 != x0:
-		c.EqualCostLag = y0 + (y1-y0)*(want-x0)/(x1-x0)
+		c.mix = (want - x0) / (x1 - x0)
+		c.EqualCostLag = y0 + (y1-y0)*c.mix
 	default:
+		c.second = nil
 		return nil
 	}
 	c.Interpolated = true

@@ -64,7 +64,7 @@ type fitFlagValues struct {
 	seed                                     uint64
 	countBy                                  string
 	smooth, signals                          bool
-	stuckAsks                                int
+	stuckAsks, bootstrap                     int
 	deadlines, batches                       bool // registered by fit only
 }
 
@@ -75,6 +75,7 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.Float64Var(&v.price, "price", 0, "budget: minimise mean lag + P seconds × requests per item")
 	fs.IntVar(&v.maxAttempts, "max-attempts", 0, "budget: at most N asks in all, the last at --horizon")
 	fs.StringVar(&v.horizon, "horizon", "", "give-up age: the poller stops asking there and every schedule is costed to it (default: the nice age by which 99% of answers land; never: a schedule that never stops)")
+	fs.IntVar(&v.bootstrap, "bootstrap", 200, "resamples of the held-out items for 95% intervals on the figures (0: none)")
 	fs.IntVar(&v.stuckAsks, "stuck-asks", 0, "cap on the asks by the give-up age to an item that never answers (default: a baseline's own when its cost is the budget, else 8 × the requests budget)")
 	fs.StringVar(&v.firstAsk, "first-ask", "0", "age of the first ask")
 	fs.StringVar(&v.minIval, "min-interval", "", "shortest gap between asks")
@@ -163,6 +164,9 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 		return fit.StudyOptions{}, usagef("%s: --stuck-asks %d: want a positive cap", cmd, v.stuckAsks)
 	}
 	o.StuckAsks = v.stuckAsks
+	if v.bootstrap < 0 || v.bootstrap > maxBootstrap {
+		return fit.StudyOptions{}, usagef("%s: --bootstrap must be from 0 to %d, not %d", cmd, maxBootstrap, v.bootstrap)
+	}
 	countBy, err := parseDurationList(v.countBy)
 	if err != nil {
 		return fit.StudyOptions{}, usagef("%s: --count-asks-by: %v", cmd, err)
@@ -174,13 +178,16 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	if !hasBudget(o.Budget) && len(baselines) == 0 {
 		return fit.StudyOptions{}, usagef("%s: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match", cmd)
 	}
-	so := fit.StudyOptions{Options: o, Holdout: v.holdout, Seed: v.seed, Rough: !v.smooth,
+	so := fit.StudyOptions{Options: o, Holdout: v.holdout, Seed: v.seed, Rough: !v.smooth, Bootstrap: v.bootstrap,
 		NoDeadlines: !v.deadlines, NoBatches: !v.batches, NoSignals: !v.signals, AsksBy: countBy}
 	for _, b := range baselines {
 		so.Baselines = append(so.Baselines, fit.Baseline{Name: b.name, Schedule: b.sched})
 	}
 	return so, nil
 }
+
+// maxBootstrap is the most resamples --bootstrap takes.
+const maxBootstrap = 10000
 
 // budgetText describes the budget for people.
 func budgetText(b fit.Budget) string {

@@ -59,6 +59,7 @@ type comparisonJSON struct {
 	StuckCap     int            `json:"stuck_cap"`
 	EqualCostLag *float64       `json:"equal_cost_lag_s"`
 	Change       *float64       `json:"change"`
+	ChangeCI     *[2]*float64   `json:"change_ci,omitempty"`
 	Interpolated bool           `json:"interpolated"`
 	SameLag      *sameLagJSON   `json:"same_lag"`
 }
@@ -92,6 +93,9 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 		out.AtCost = append(out.AtCost, c.Fitted)
 		cj := comparisonJSON{Name: c.Name, Budget: budgetJSON(c.Budget, res.Objective, ""),
 			StuckCap: c.StuckCap, EqualCostLag: jnum(c.EqualCostLag), Change: jnum(c.Change), Interpolated: c.Interpolated}
+		if res.Bootstrap > 0 {
+			cj.ChangeCI = &[2]*float64{jnum(c.ChangeCI[0]), jnum(c.ChangeCI[1])}
+		}
 		if c.SameLag != nil {
 			cj.SameLag = &sameLagJSON{schedule.Format(c.SameLagSchedule), *c.SameLag, jnum(c.Saving)}
 		}

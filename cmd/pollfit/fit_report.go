@@ -41,13 +41,17 @@ func (r *fitReport) writeText(w io.Writer) {
 	fmt.Fprintln(w, giveUpText(res))
 	fmt.Fprintf(w, "stuck cap: %d asks by %s (%s)\n\n", res.StuckCap, stuckAge(res), res.StuckCapReason)
 	r.writeTable(w)
+	writeIntervals(w, res)
 	fmt.Fprintf(w, "\n%s\n", res.LimitNote)
 	if res.ExactFit != nil {
 		fmt.Fprintln(w, "exact (fit): the exact optimum fitted to the fitting items' smoothed density, replayed here; it may lose to the clauses")
 	}
 	writeShapes(w, res)
 	for _, c := range res.Baselines {
-		fmt.Fprintf(w, "\n%s\n%s", comparisonText(c), sameLagText(c))
+		fmt.Fprintf(w, "\n%s", comparisonText(c))
+		if c.Budget.RequestsPerItem > 0 {
+			fmt.Fprintf(w, "\n%s", sameLagText(c))
+		}
 	}
 	if len(res.Baselines) > 0 {
 		fmt.Fprintln(w)
@@ -108,6 +112,36 @@ func (r *fitReport) writeTable(w io.Writer) {
 	tw.Flush()
 }
 
+// writeIntervals writes the bootstrap intervals of the rows measured.
+func writeIntervals(w io.Writer, res *fit.StudyResult) {
+	if res.Bootstrap == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n95%% intervals (bootstrap of the held-out items, --bootstrap %d):\n", res.Bootstrap)
+	rows := []fit.Row{res.Fitted}
+	for _, c := range res.Baselines {
+		rows = append(rows, c.Baseline, c.Fitted)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "name\tlag mean\tp95\treq/item\t")
+	for _, m := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", m.Name, secsCI(m.LagCI), secsCI(m.P95CI), numCI(m.RequestsCI))
+	}
+	tw.Flush()
+}
+
+func secsCI(c fit.Interval) string { return secs(c[0]) + " – " + secs(c[1]) }
+
+func numCI(c fit.Interval) string { return fmt.Sprintf("%.2f – %.2f", c[0], c[1]) }
+
+// changeCI writes a change's interval, "" when there is none.
+func changeCI(c fit.Interval) string {
+	if math.IsNaN(c[0]) {
+		return ""
+	}
+	return fmt.Sprintf(" [%+.1f%%, %+.1f%%]", 100*c[0], 100*c[1])
+}
+
 // share writes a share of answers as a percentage.
 func share(x float64) string {
 	if math.IsNaN(x) {
@@ -121,11 +155,11 @@ func share(x float64) string {
 func comparisonText(c fit.Comparison) string {
 	b, f := c.Baseline, c.Fitted
 	if c.Interpolated {
-		return fmt.Sprintf("same cost as %s: %s mean lag at %s's held-out %.2f requests per item (%ss vs %ss, read off fits either side; fitted@%s itself spent %.2f)",
-			c.Name, change(c.EqualCostLag, b.Lag.Mean), c.Name, b.RequestsPerItem, trim(c.EqualCostLag), trim(b.Lag.Mean), c.Name, f.RequestsPerItem)
+		return fmt.Sprintf("same cost as %s: %s mean lag%s at %s's held-out %.2f requests per item (%ss vs %ss, read off fits either side; fitted@%s itself spent %.2f)",
+			c.Name, change(c.EqualCostLag, b.Lag.Mean), changeCI(c.ChangeCI), c.Name, b.RequestsPerItem, trim(c.EqualCostLag), trim(b.Lag.Mean), c.Name, f.RequestsPerItem)
 	}
-	return fmt.Sprintf("same cost as %s: %s mean lag (%ss vs %ss at %.2f vs %.2f requests per item, on the same items)",
-		c.Name, change(c.EqualCostLag, b.Lag.Mean), trim(c.EqualCostLag), trim(b.Lag.Mean), f.RequestsPerItem, b.RequestsPerItem)
+	return fmt.Sprintf("same cost as %s: %s mean lag%s (%ss vs %ss at %.2f vs %.2f requests per item, on the same items)",
+		c.Name, change(c.EqualCostLag, b.Lag.Mean), changeCI(c.ChangeCI), trim(c.EqualCostLag), trim(b.Lag.Mean), f.RequestsPerItem, b.RequestsPerItem)
 }
 
 // sameLagText is the sentence on the requests the fit saves at the

@@ -36,7 +36,7 @@ model.`,
 
 func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	v := addFitFlags(fs)
-	for _, name := range []string{"requests-per-item", "asks-by", "price", "max-attempts", "holdout", "signals", "smooth", "count-asks-by"} {
+	for _, name := range []string{"requests-per-item", "asks-by", "price", "max-attempts", "count-asks-by", "bootstrap"} {
 		fs.MarkHidden(name) // the budget is swept; the frontier uses the whole log
 	}
 	fs.Lookup("seed").Usage = "seed of the jitter draws"
@@ -65,6 +65,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		opt.Bootstrap = 0 // the frontier reports no intervals
 		smp, model, err := frontierInput(e, rf, v, args, &opt)
 		if err != nil {
 			return err
