@@ -75,6 +75,7 @@ func (b *binStat) age() float64 {
 // use. Counts are weighted: Add counts an item once, AddWeighted w times.
 type Accumulator struct {
 	final, censored [nAgeBins]binStat
+	failed          [nAgeBins]float64 // the failed part of final
 
 	// Items, Final, Pending, Settled and Failed are weighted counts.
 	Items, Final, Pending, Settled, Failed float64
@@ -113,6 +114,7 @@ func (a *Accumulator) AddWeighted(it Item, w float64) {
 	a.Final += w
 	if it.Status == Failed {
 		a.Failed += w
+		a.failed[b] += w
 	} else {
 		a.Settled += w
 	}
@@ -167,6 +169,7 @@ func (a *Accumulator) Merge(b *Accumulator) {
 	for i := range a.final {
 		mergeBin(&a.final[i], &b.final[i])
 		mergeBin(&a.censored[i], &b.censored[i])
+		a.failed[i] += b.failed[i]
 	}
 	a.Items += b.Items
 	a.Final += b.Final
@@ -201,6 +204,24 @@ func mergeBin(a, b *binStat) {
 	a.mixed = a.mixed || b.mixed || a.first != b.first
 	a.w += b.w
 	a.sum += b.sum
+}
+
+// FailedShare is the share of the final answers at ages in [lo, hi]
+// that are failures, NaN when there are none. Ages count by histogram
+// bin (a thousand a decade: 0.23% of the age), a bin by where its mean
+// age falls.
+func (a *Accumulator) FailedShare(lo, hi float64) float64 {
+	var fin, failed float64
+	for i := range a.final {
+		if b := &a.final[i]; b.w > 0 && b.age() >= lo && b.age() <= hi {
+			fin += b.w
+			failed += a.failed[i]
+		}
+	}
+	if fin == 0 {
+		return math.NaN()
+	}
+	return failed / fin
 }
 
 // AgeResolution is the granularity of the final ages in seconds: 60 when

@@ -7,19 +7,33 @@ import (
 	"gonum.org/v1/gonum/mathext"
 )
 
-// A Deadline is a sharp spike in the settle-time distribution at a fixed
-// age, typically a timeout that makes failures land together.
+// A Deadline is a spike in the settle-time distribution at a fixed age,
+// typically a timeout that makes failures land together: an exact atom,
+// or spread by client timers, queues and retries up to a few per cent of
+// its age.
 type Deadline struct {
-	// Age is the mean age of the final answers in the spike, in seconds.
+	// Age is the age of the spike in seconds: the age of the largest jump
+	// when that holds most of it (a timeout at exactly 60 s reads 60),
+	// else the mean age of its answers above the background.
 	Age float64
+	// Spread is the standard deviation in seconds of the spike's ages
+	// (above the background): about 0 for an exact atom.
+	Spread float64
 	// Share is the estimated share of all items answered in the spike,
 	// above the background around it (a Kaplan–Meier probability, so
 	// censoring is accounted for).
 	Share float64
-	// Width is the width in seconds of the window the spike was measured
-	// in, centred on Age.
+	// Width is the width in seconds of the window centred on Age that
+	// holds the spike: the detection window of a spike narrower than it
+	// can tell, else Age ± 3 Spread (99.7% of a normal spike).
 	Width float64
 }
+
+// Lo is the start of the spike's window, Age − Width/2.
+func (d Deadline) Lo() float64 { return d.Age - d.Width/2 }
+
+// Hi is the end of the spike's window, Age + Width/2.
+func (d Deadline) Hi() float64 { return d.Age + d.Width/2 }
 
 // DeadlineOptions tunes Deadlines. The zero value gives the defaults.
 type DeadlineOptions struct {
@@ -31,6 +45,10 @@ type DeadlineOptions struct {
 	// rounded to whole seconds or minutes the window is at least one
 	// rounding step wide.
 	RelWidth float64
+	// MaxRelSpread is the largest spread (standard deviation) a spike may
+	// have, relative to its age. Default 0.055: a timeout spread by ±3 s
+	// at 60 s is one, a narrow mode of lognormal σ 0.06 is not.
+	MaxRelSpread float64
 	// MaxRelWidth is the widest the window may be, relative to the age,
 	// once widened to the rounding of the ages: at 7 s, ages in whole
 	// seconds cannot tell a timeout from a mode narrower than a second.
@@ -62,6 +80,9 @@ func (o DeadlineOptions) withDefaults() DeadlineOptions {
 	if o.MaxRelWidth <= 0 {
 		o.MaxRelWidth = 0.05
 	}
+	if o.MaxRelSpread <= 0 {
+		o.MaxRelSpread = 0.055
+	}
 	if o.FlankRel <= 0 {
 		o.FlankRel = 0.2
 	}
@@ -74,12 +95,18 @@ func (o DeadlineOptions) withDefaults() DeadlineOptions {
 	return o
 }
 
-// Deadlines finds sharp spikes in the distribution of final ages: ages
-// where a narrow window (±RelWidth of the age) holds at least MinRatio
-// times the mass that the denser of its two flanks predicts, at least
-// MinShare of all items above that, and more final answers than a
-// Poisson background allows (Alpha, over all candidate ages). It returns
-// them by increasing age.
+// Deadlines finds spikes in the distribution of final ages: ages where a
+// window holds at least MinRatio times the mass that the denser of its
+// two flanks predicts, at least MinShare of all items above that, and
+// more final answers than a Poisson background allows (Alpha, over all
+// candidate ages, and half as much again for the wider windows). Exact
+// atoms are sought in a narrow window (±RelWidth of the age) with flanks
+// next to it, spread spikes in windows of ±2.5% and ±5% of the age with
+// flanks one half-width away. Each spike found is then measured: its
+// mean age, spread and share above a background interpolated between
+// flanks beyond ±3 spreads, the window's cut of a normal spike's tails
+// corrected for; one spread wider than MaxRelSpread of its age is a
+// mode, not a deadline. It returns them by increasing age.
 //
 // A deadline must be narrow relative to its age, so a broad mode is not
 // one, and stand out from both sides, so the steep edge of a mode is not
@@ -95,16 +122,10 @@ func Deadlines(s *Survival, opt DeadlineOptions) []Deadline {
 	if len(t) == 0 {
 		return nil
 	}
-	cum, cumEv := prefixSums(m), prefixSums(ev)
-	// mass returns the mass and the events at ages in [lo, hi].
-	mass := func(lo, hi float64) (float64, float64) {
-		i := sort.SearchFloat64s(t, lo)
-		j := sort.Search(len(t), func(k int) bool { return t[k] > hi })
-		return cum[j] - cum[i], cumEv[j] - cumEv[i]
-	}
+	j := newJumps(t, m, ev)
 	alpha := opt.Alpha / float64(len(t)) // Bonferroni over the candidates
 	tied := tieGrid(t, ev) > 0
-	var found []Deadline
+	var found []candidate
 	for i, c := range t {
 		if c <= 0 {
 			continue
@@ -121,32 +142,81 @@ func Deadlines(s *Survival, opt DeadlineOptions) []Deadline {
 		if hw > opt.MaxRelWidth*c { // rounding hides whether it is narrow
 			continue
 		}
-		fl := max(opt.FlankRel*c, 10*hw)
-		core, coreEv := mass(c-hw, c+hw)
-		if core < opt.MinShare {
+		if d, ok := j.spike(c, hw, 0, opt, alpha); ok {
+			found = append(found, candidate{d, hw})
 			continue
 		}
-		// The background is the denser flank: a spike must stand out from
-		// both sides, so the edge of a mode is not one.
-		lo := max(0, c-hw-fl)
-		eps := 1e-9 * c // flanks exclude the window's closed ends
-		left, leftEv := mass(lo, c-hw-eps)
-		right, rightEv := mass(c+hw+eps, c+hw+fl)
-		lr, rr := 2*hw/max(c-hw-lo, 1e-300), 2*hw/fl
-		expect, lambda := right*rr, (rightEv+1)*rr
-		if c-hw-lo >= fl/2 && left*lr > expect { // a cut-off left flank is too short to judge
-			expect, lambda = left*lr, (leftEv+1)*lr
-		}
-		if excess := core - expect; excess < opt.MinShare || core < opt.MinRatio*expect {
-			continue
-		}
-		// As many answers in the window by chance? (Poisson, with the
-		// flank's count plus one as the background.)
-		if poissonTail(coreEv, lambda) < alpha {
-			found = append(found, Deadline{Age: c, Share: core - expect, Width: 2 * hw})
+		for _, rel := range []float64{0.025, 0.05} {
+			if w := rel * c; w > hw {
+				if d, ok := j.spike(c, w, w, opt, alpha/2); ok {
+					found = append(found, candidate{d, hw})
+					break
+				}
+			}
 		}
 	}
-	return mergeDeadlines(found, t, m)
+	return j.measure(mergeDeadlines(found), opt)
+}
+
+// jumps are the Kaplan–Meier jumps of a survival curve with their prefix
+// sums, for the masses and events in windows of ages.
+type jumps struct {
+	t, m, ev    []float64
+	cum, cumEv  []float64
+	cumT, cumT2 []float64 // prefix sums of m·t and m·t²
+}
+
+func newJumps(t, m, ev []float64) *jumps {
+	j := &jumps{t: t, m: m, ev: ev, cum: prefixSums(m), cumEv: prefixSums(ev)}
+	mt, mt2 := make([]float64, len(t)), make([]float64, len(t))
+	for i, ti := range t {
+		mt[i], mt2[i] = m[i]*ti, m[i]*ti*ti
+	}
+	j.cumT, j.cumT2 = prefixSums(mt), prefixSums(mt2)
+	return j
+}
+
+// span returns the indices [i, k) of the jumps at ages in [lo, hi].
+func (j *jumps) span(lo, hi float64) (int, int) {
+	i := sort.SearchFloat64s(j.t, lo)
+	k := sort.Search(len(j.t), func(x int) bool { return j.t[x] > hi })
+	return i, max(i, k)
+}
+
+// mass returns the mass and the events at ages in [lo, hi].
+func (j *jumps) mass(lo, hi float64) (float64, float64) {
+	i, k := j.span(lo, hi)
+	return j.cum[k] - j.cum[i], j.cumEv[k] - j.cumEv[i]
+}
+
+// spike tests the window c ± hw against flanks gap beyond its ends and
+// returns the deadline it makes, if any.
+func (j *jumps) spike(c, hw, gap float64, opt DeadlineOptions, alpha float64) (Deadline, bool) {
+	fl := max(opt.FlankRel*c, 10*hw)
+	core, coreEv := j.mass(c-hw, c+hw)
+	if core < opt.MinShare {
+		return Deadline{}, false
+	}
+	// The background is the denser flank: a spike must stand out from
+	// both sides, so the edge of a mode is not one.
+	lo := max(0, c-hw-gap-fl)
+	eps := 1e-9 * c // flanks exclude the window's closed ends
+	left, leftEv := j.mass(lo, c-hw-gap-eps)
+	right, rightEv := j.mass(c+hw+gap+eps, c+hw+gap+fl)
+	lr, rr := 2*hw/max(c-hw-gap-lo, 1e-300), 2*hw/fl
+	expect, lambda := right*rr, (rightEv+1)*rr
+	if c-hw-gap-lo >= fl/2 && left*lr > expect { // a cut-off left flank is too short to judge
+		expect, lambda = left*lr, (leftEv+1)*lr
+	}
+	if excess := core - expect; excess < opt.MinShare || core < opt.MinRatio*expect {
+		return Deadline{}, false
+	}
+	// As many answers in the window by chance? (Poisson, with the
+	// flank's count plus one as the background.)
+	if poissonTail(coreEv, lambda) >= alpha {
+		return Deadline{}, false
+	}
+	return Deadline{Age: c, Share: core - expect, Width: 2 * hw}, true
 }
 
 // poissonTail returns P(X ≥ k) for X Poisson with mean lambda, the
@@ -165,44 +235,4 @@ func prefixSums(x []float64) []float64 {
 		c[i+1] = c[i] + v
 	}
 	return c
-}
-
-// mergeDeadlines keeps, among overlapping candidate windows, the one with
-// the largest share, and sets each kept deadline's age: the age of the
-// largest jump in its window when that holds at least half the window's
-// mass (a timeout at exactly 60 s reads 60), the mean age of the window's
-// mass otherwise (jittered timeouts).
-func mergeDeadlines(found []Deadline, t, m []float64) []Deadline {
-	sort.SliceStable(found, func(i, j int) bool { return found[i].Share > found[j].Share })
-	var kept []Deadline
-	for _, d := range found {
-		overlap := false
-		for _, k := range kept {
-			if math.Abs(d.Age-k.Age) < (d.Width+k.Width)/2 {
-				overlap = true
-				break
-			}
-		}
-		if !overlap {
-			kept = append(kept, d)
-		}
-	}
-	for i, d := range kept {
-		var sw, sm, big, bigAge float64
-		for j, ti := range t {
-			if math.Abs(ti-d.Age) <= d.Width/2 {
-				sw += m[j] * ti
-				sm += m[j]
-				if m[j] > big {
-					big, bigAge = m[j], ti
-				}
-			}
-		}
-		kept[i].Age = sw / sm
-		if big >= sm/2 {
-			kept[i].Age = bigAge
-		}
-	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i].Age < kept[j].Age })
-	return kept
 }

@@ -75,7 +75,8 @@ func (d *Dist) PDF(t float64) float64 {
 }
 
 // CDF returns the probability of a final answer by age t: the smooth
-// part, the atoms at ages ≤ t, never the Never part.
+// part, the exact atoms at ages ≤ t and the spread deadlines' normal
+// mass by t, never the Never part.
 func (d *Dist) CDF(t float64) float64 {
 	c := d.atomMass(t)
 	if !(t > 0) || len(d.cx) < 2 {
@@ -91,10 +92,15 @@ func (d *Dist) CDF(t float64) float64 {
 	return c
 }
 
+// atomMass is the mass of the deadlines by age t: an exact atom's all at
+// once at its age, a spread one's as a normal law of its spread.
 func (d *Dist) atomMass(t float64) float64 {
 	c := 0.0
 	for _, a := range d.atoms {
-		if a.Age <= t {
+		switch {
+		case a.Spread > 0 && 6*a.Spread >= a.Width:
+			c += a.Share * (1 + math.Erf((t-a.Age)/(a.Spread*math.Sqrt2))) / 2
+		case a.Age <= t:
 			c += a.Share
 		}
 	}

@@ -25,6 +25,16 @@ import (
 // share, each kept only when it lowers the mean lag on items at the
 // budget, seeing as many answers. Each item of smp counts with its
 // weight.
+//
+// A deadline spread over seconds (estimate.Deadline.Spread) wants more
+// than one or two asks: the items are also fitted again with the spikes'
+// starts and ends among the quantiser's boundaries (DeadlineLandmarks),
+// so that a clause of short intervals can cover a spike ("1s until
+// 1m4s"), and the bursts tried include asks over the spike spaced by its
+// spread and the exact optimum's asks (res.Optimum) over it or up to its
+// end, as a prefix (see optimumBursts). The bursts are tried on the
+// plain fit and on the fit with landmarks, and whichever of the two
+// searches ends with less lag at the budget on the items is kept.
 func WithDeadlines(smp Sample, deadlines []estimate.Deadline, res *Result, opt Options) (Shape, error) {
 	if smp.Len() == 0 || res == nil || res.Schedule == nil {
 		return Shape{}, errors.New("with deadlines: no items or no fit")
@@ -36,21 +46,39 @@ func WithDeadlines(smp Sample, deadlines []estimate.Deadline, res *Result, opt O
 	out := Shape{Schedule: res.Schedule, Plain: sh.plain}
 	ds := slices.Clone(deadlines)
 	slices.SortStableFunc(ds, func(a, b estimate.Deadline) int { return -cmpFloat(a.Share, b.Share) })
+	lm := *sh // the same search from the fit with landmarks
+	plain, err := sh.bursts(ds, res.Optimum.Asks, out)
+	if err != nil {
+		return plain, err
+	}
+	marked := out
+	lm.tryLandmarks(ds, &marked)
+	if marked, err = lm.bursts(ds, res.Optimum.Asks, marked); err != nil {
+		return plain, err
+	}
+	if marked.Paid && (!plain.Paid || sh.score(marked.Shaped) < sh.score(plain.Shaped)) {
+		return marked, nil
+	}
+	return plain, nil
+}
+
+// bursts tries the bursts after each deadline on sh's fit, in order, each
+// on the schedule the last one kept, and returns out with what paid.
+func (sh *shaper) bursts(ds []estimate.Deadline, optimum []float64, out Shape) (Shape, error) {
 	for _, d := range ds {
 		lo, hi := d.Age-d.Width/2, d.Age+d.Width/2
 		if nanos(hi) >= sh.horizon {
 			continue
 		}
 		seenBy := func(burst []time.Duration) func(estimate.Item) bool {
-			last := burst[len(burst)-1].Seconds()
-			return func(it estimate.Item) bool { return it.Age >= lo && it.Age <= last }
+			// A burst from before the spike sees every answer it spans.
+			first, last := min(lo, burst[0].Seconds()), burst[len(burst)-1].Seconds()
+			return func(it estimate.Item) bool { return it.Age >= first && it.Age <= last }
 		}
 		var tried, kept *schedule.Schedule
 		var triedM, keptM Metrics
-		for _, burst := range burstCandidates(smp, lo, hi) {
-			s, m, err := sh.graft(seenBy(burst), func(rest *schedule.Schedule) (*schedule.Schedule, error) {
-				return spliceAt(rest, burst)
-			})
+		for _, burst := range slices.Concat(burstCandidates(sh.smp, lo, hi), spreadBursts(d), optimumBursts(optimum, d)) {
+			s, m, err := sh.graftBurst(burst, seenBy(burst))
 			if err != nil {
 				return out, err
 			}

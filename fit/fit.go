@@ -39,6 +39,12 @@ type Options struct {
 	// 3, 5, 10, 15, 20, 30, 45 × s, min, then hours and days) to values
 	// with about two significant digits.
 	AnyValues bool
+	// Landmarks are ages the data say matter, such as a deadline's start
+	// and end, that join the boundaries the quantiser may end a clause
+	// on, beside the nice ones (the horizon, Study's give-up age, is one
+	// always). WithDeadlines, and so Study, fits with the landmarks of
+	// the deadlines found (DeadlineLandmarks) besides these.
+	Landmarks []time.Duration
 	// Candidates is the number of candidate ask ages of the exact
 	// optimum's dynamic programme (default 1000).
 	Candidates int

@@ -30,6 +30,7 @@ func (p *problem) polish(s *schedule.Schedule) *schedule.Schedule {
 		return s
 	}
 	ds, bs := niceSets(p.opt.AnyValues)
+	bs = append(bs, p.opt.Landmarks...)
 	for range polishRounds {
 		improved := false
 		for _, c := range p.neighbours(best, ds, bs) {

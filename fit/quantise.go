@@ -85,8 +85,10 @@ func niceSets(any bool) (intervals, boundaries []time.Duration) {
 // newSegments walks every (start, interval) pair once over the law. A
 // walk stops once its segment alone spends more than spend (requests per
 // item, or asks by countTo when countTo ≥ 0), unless spend is 0.
-func newSegments(l law, first, horizon time.Duration, forever, any bool, minGap, maxGap time.Duration, countTo, spend float64) *segments {
+// Landmarks join the nice boundaries.
+func newSegments(l law, first, horizon time.Duration, forever, any bool, landmarks []time.Duration, minGap, maxGap time.Duration, countTo, spend float64) *segments {
 	ds, bs := niceSets(any)
+	bs = append(bs, landmarks...)
 	sg := newSegmentsFrom(l, first, horizon, forever, ds, bs, minGap, maxGap, countTo, spend)
 	sg.addPrefixes(sg.w, append(ds, bs...))
 	return sg

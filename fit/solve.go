@@ -143,6 +143,7 @@ const maxNiceAt = 12
 // niceAt is the best "at" schedule whose ages are nice values, or nil.
 func (p *problem) niceAt() *schedule.Schedule {
 	ds, bs := niceSets(p.opt.AnyValues)
+	bs = append(bs, p.opt.Landmarks...)
 	cands := []float64{p.first, p.end}
 	for _, d := range append(ds, bs...) {
 		if x := d.Seconds(); x > p.first && x < p.end {

@@ -3,11 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -135,9 +133,11 @@ type estimateReport struct {
 }
 
 type deadlineJSON struct {
-	Age   float64 `json:"age_s"`
-	Share float64 `json:"share"`
-	Width float64 `json:"width_s,omitempty"` // fit only
+	Age    float64  `json:"age_s"`
+	Spread float64  `json:"spread_s,omitempty"` // estimate only; omitted for an exact atom
+	Share  float64  `json:"share"`
+	Width  float64  `json:"width_s,omitempty"`      // fit only
+	Failed *float64 `json:"failed_share,omitempty"` // estimate only
 }
 
 type periodJSON struct {
@@ -194,7 +194,12 @@ func summarize(acc *estimate.Accumulator, st estimate.ReadStats, qs []float64, a
 	}
 	r.Deadlines = []deadlineJSON{}
 	for _, dl := range d.Atoms() {
-		r.Deadlines = append(r.Deadlines, deadlineJSON{Age: dl.Age, Share: dl.Share})
+		lo, hi := dl.Lo(), dl.Hi()
+		if 6*dl.Spread >= dl.Width { // a spread spike: its middle 95%
+			lo, hi = dl.Age-2*dl.Spread, dl.Age+2*dl.Spread
+		}
+		r.Deadlines = append(r.Deadlines, deadlineJSON{Age: dl.Age, Spread: dl.Spread, Share: dl.Share,
+			Failed: orNull(acc.FailedShare(lo, hi))})
 	}
 	if p := estimate.Periodicity(acc, estimate.PeriodOptions{}); p != nil {
 		r.Period = &periodJSON{p.Period, p.Phase, p.Share, p.PValue}
@@ -218,77 +223,4 @@ func orNull(v float64) *float64 {
 		return nil
 	}
 	return &v
-}
-
-// age formats seconds for people: 0.25s, 4.2s, 95s (1m35s).
-func age(sec float64) string {
-	s := strconv.FormatFloat(sec, 'g', 4, 64) + "s"
-	if sec >= 120 {
-		s += " (" + time.Duration(math.Round(sec)*1e9).String() + ")"
-	}
-	return s
-}
-
-// ciEnd formats an end of a quantile's interval, "?" where the band
-// never reaches the quantile.
-func ciEnd(v *float64) string {
-	if v == nil {
-		return "?"
-	}
-	return strconv.FormatFloat(*v, 'g', 4, 64)
-}
-
-func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
-
-func (sum *summary) writeText(w io.Writer) error {
-	r := &sum.report
-	var b strings.Builder
-	fmt.Fprintf(&b, "items:        %d: %d final (%.0f settled, %.0f failed), %d pending", r.Items, r.Final, r.Settled, r.Failed, r.Pending)
-	if r.Skipped > 0 {
-		fmt.Fprintf(&b, ", %d rows skipped", r.Skipped)
-	}
-	fmt.Fprintf(&b, "\nnever:        %s with no final answer by the last observed age\n", pct(r.Never))
-	b.WriteString("quantiles:    (Kaplan–Meier, 95% interval)\n")
-	for _, q := range sum.qs {
-		k := quantileKey(q)
-		if v := r.Quantiles[k]; v != nil {
-			ci := r.QuantileCI[k]
-			fmt.Fprintf(&b, "  %-6s %-22s [%s, %s]\n", k, age(*v), ciEnd(ci[0]), ciEnd(ci[1]))
-		} else {
-			fmt.Fprintf(&b, "  %-6s not reached\n", k)
-		}
-	}
-	b.WriteString("survival:     (share still waiting, 95% interval)\n")
-	for _, k := range sum.atKeys {
-		ci := sum.ci[k]
-		fmt.Fprintf(&b, "  S(%s) %.4f [%.4f, %.4f]\n", k, r.Survival[k], ci[0], ci[1])
-	}
-	b.WriteString("modes:       ")
-	for _, m := range r.Modes {
-		fmt.Fprintf(&b, " %s", age(m))
-	}
-	if len(r.Modes) == 0 {
-		b.WriteString(" none")
-	}
-	b.WriteString("\ndeadlines:   ")
-	for _, d := range r.Deadlines {
-		fmt.Fprintf(&b, " %s holding %s of items", age(d.Age), pct(d.Share))
-	}
-	if len(r.Deadlines) == 0 {
-		b.WriteString(" none")
-	}
-	b.WriteString("\nperiodicity:  ")
-	if p := r.Period; p != nil {
-		pv := fmt.Sprintf("p = %.2g", p.PValue)
-		if p.PValue < 1e-300 {
-			pv = "p < 1e-300"
-		}
-		fmt.Fprintf(&b, "every %s, answers %s after the boundary, %s of final answers (%s)",
-			time.Duration(p.Period*1e9), age(p.Phase), pct(p.Share), pv)
-	} else {
-		b.WriteString("none")
-	}
-	b.WriteString("\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }

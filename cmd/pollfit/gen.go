@@ -13,19 +13,24 @@ func init() {
 	register(&command{
 		name:    "gen",
 		summary: "generate a realistic settle-time log from a seeded model",
-		usage:   "pollfit gen [--model payments|deadline|batch] [-n ROWS] [--seed N] [--format csv|parquet] [-o FILE]",
+		usage:   "pollfit gen [--model payments|deadline|batch|timeout] [--spread D] [-n ROWS] [--seed N] [--format csv|parquet] [-o FILE]",
 		example: `  pollfit gen -n 20000 --seed 1 -o payments.csv
   pollfit gen --model deadline -n 5000 --format parquet -o deadline.parquet
+  pollfit gen --model deadline --spread 1.5s -n 20000 -o spread.csv
 
 Models (see package internal/loggen):
   payments  wallets settle at once, mobile money within about half a minute,
             a few drag on for minutes, 2% stuck; pushes for 70% of answers
   deadline  approvals early, ignored prompts fail at a 60 s timeout
+            (--spread: timeouts spread normally by σ, default none)
+  timeout   half approve within 20 s, 30% fail at a 60 s timeout spread
+            by --spread (default 1.5s), a slow tail over minutes, 2% stuck
   batch     most settle a few seconds after each 5-minute UTC boundary
 Items are created over the 24 hours before 2026-11-02T12:00:00Z; answers
 after that are pending in the log.`,
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			model := fs.String("model", "payments", "model: payments, deadline or batch")
+			model := fs.String("model", "payments", "model: payments, deadline, batch or timeout")
+			spread := fs.Duration("spread", 0, "standard deviation of the timeouts of the deadline and timeout models (timeout: 1.5s unless given)")
 			n := fs.IntP("rows", "n", 10000, "number of rows")
 			seed := fs.Uint64("seed", 1, "random seed")
 			format := fs.String("format", "csv", "output format: csv or parquet")
@@ -36,6 +41,9 @@ after that are pending in the log.`,
 					return usagef("gen: unexpected argument %q", args[0])
 				}
 				m, err := loggen.Lookup(*model)
+				if fs.Changed("spread") {
+					m, err = loggen.LookupSpread(*model, *spread)
+				}
 				if err != nil {
 					return usagef("gen: %v", err)
 				}

@@ -16,7 +16,13 @@
 //     are stuck and never settle. A push reaches the client for 70% of
 //     final answers, a lognormal delay (median 1.5 s, σ 0.5) after it.
 //   - Deadline: 75% approve (lognormal, median 10 s, σ 0.5) and 25% ignore
-//     the prompt, which fails at the 60 s timeout (±50 ms).
+//     the prompt, which fails at the 60 s timeout (±50 ms, uniform; with
+//     a spread σ, DeadlineSpread, normally distributed about 60 s).
+//   - Timeout, a timeout spread by client timers, queues and retries:
+//     50% approve (lognormal, median 8 s, σ 0.45: nineteen in twenty
+//     within 17 s); 30% fail at the 60 s timeout, normally spread with
+//     σ (1.5 s by default); 18% drag on for minutes (lognormal, median
+//     2 min, σ 0.8); 2% are stuck and never settle.
 //   - Batch: 80% settle in the batch run just after the first 5-minute
 //     UTC wall-clock boundary after creation (lognormal, median 3 s, σ 0.3,
 //     after the boundary); 20% settle on their own (lognormal, median 20 s,
@@ -50,7 +56,14 @@ type Outcome struct {
 }
 
 // Models lists the models by name, for the CLI.
-var Models = map[string]Model{"payments": Payments, "deadline": Deadline, "batch": Batch}
+var Models = map[string]Model{"payments": Payments, "deadline": Deadline, "batch": Batch, "timeout": Timeout(DefaultTimeoutSpread)}
+
+// DefaultTimeoutSpread is the spread of the Timeout model's timeouts in
+// Models.
+const DefaultTimeoutSpread = 1500 * time.Millisecond
+
+// timeoutAge is the timeout of the Deadline and Timeout models.
+const timeoutAge = 60 * time.Second
 
 func lognormal(r *rand.Rand, median time.Duration, sigma float64) time.Duration {
 	return time.Duration(float64(median) * math.Exp(sigma*r.NormFloat64()))
@@ -84,6 +97,46 @@ func Deadline(r *rand.Rand, _ time.Time) Outcome {
 	}
 	jitter := time.Duration((r.Float64()*2 - 1) * float64(50*time.Millisecond))
 	return Outcome{Settle: 60*time.Second + jitter, Failed: true, Signal: -1}
+}
+
+// DeadlineSpread is Deadline with its timeouts spread normally about
+// 60 s with standard deviation sigma. A sigma of 0 is Deadline itself,
+// draw for draw.
+func DeadlineSpread(sigma time.Duration) Model {
+	if sigma <= 0 {
+		return Deadline
+	}
+	return func(r *rand.Rand, _ time.Time) Outcome {
+		if r.Float64() < 0.75 {
+			return Outcome{Settle: lognormal(r, 10*time.Second, 0.5), Signal: -1}
+		}
+		return Outcome{Settle: spread(r, timeoutAge, sigma), Failed: true, Signal: -1}
+	}
+}
+
+// Timeout is the spread timeout model (see the package doc) with its
+// timeouts spread normally with standard deviation sigma.
+func Timeout(sigma time.Duration) Model {
+	return func(r *rand.Rand, _ time.Time) Outcome {
+		o := Outcome{Signal: -1}
+		switch u := r.Float64(); {
+		case u < 0.50:
+			o.Settle = lognormal(r, 8*time.Second, 0.45)
+		case u < 0.80:
+			o.Settle, o.Failed = spread(r, timeoutAge, sigma), true
+		case u < 0.98:
+			o.Settle = lognormal(r, 2*time.Minute, 0.8)
+		default:
+			o.Settle = -1
+		}
+		return o
+	}
+}
+
+// spread is age a jittered normally with standard deviation sigma,
+// never below zero.
+func spread(r *rand.Rand, a, sigma time.Duration) time.Duration {
+	return max(0, a+time.Duration(float64(sigma)*r.NormFloat64()))
 }
 
 // Batch is the wall-clock batch model (see the package doc).
@@ -161,5 +214,24 @@ func Lookup(name string) (Model, error) {
 	if m, ok := Models[name]; ok {
 		return m, nil
 	}
-	return nil, fmt.Errorf("unknown model %q (payments, deadline, batch)", name)
+	return nil, fmt.Errorf("unknown model %q (payments, deadline, batch, timeout)", name)
+}
+
+// LookupSpread returns the model called name with its timeouts spread by
+// sigma: the deadline model (sigma 0 is Deadline) or the timeout model.
+// Other models have no timeout to spread.
+func LookupSpread(name string, sigma time.Duration) (Model, error) {
+	if sigma < 0 {
+		return nil, fmt.Errorf("spread %v: want zero or more", sigma)
+	}
+	switch name {
+	case "deadline":
+		return DeadlineSpread(sigma), nil
+	case "timeout":
+		return Timeout(sigma), nil
+	}
+	if _, err := Lookup(name); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("model %q has no timeout to spread (deadline, timeout)", name)
 }
