@@ -119,4 +119,40 @@
 // reported is the smallest qualifying one whose harmonics carry 90% of
 // the strong spectral lines found. Phase is the circular mean of the
 // excess mass: how long after the boundary answers come.
+//
+// # Sketches and warehouses
+//
+// A Sketch is a log's fixed-size summary (see its doc and WriteSketch's
+// file format): per part, fit or held out, the settled, failed and
+// pending weights by age bin with each bin's sum of ages, least age and
+// whether it has seen more than one. Bin 0 holds ages below 1 ms, the
+// last bin (130001) ages from 10¹⁰ s on, and an age a in [1 ms, 10¹⁰ s)
+// is in bin ⌊log10(a / 1 ms)·10000 + 10⁻⁹⌋ + 1, at most 130000: the
+// nudge 10⁻⁹ puts an age on a decade's edge (1 s, 10 s) in the bin it
+// starts whatever the last bits of an engine's log10.
+//
+// A row is held out by an integer hash that any SQL engine computes in
+// signed 64-bit arithmetic. With P = 2³¹ − 1, M = 1103515245 and
+// K = 48271, a round mixes a field x (0 ≤ x < P) into h (0 ≤ h < P):
+//
+//	y = (h·M + x) mod P
+//	round(h, x) = ((y·y mod P)·K + y) mod P
+//
+// (every product is below 2⁶²). Starting from h = seed mod P, the rounds
+// mix in, in order, the row's status code (0 pending, 1 settled, 2
+// failed, as the row is read: a row without a final answer is pending),
+// its creation time in whole milliseconds since 1970 rounded down, mod P
+// into [0, P) (0 when the log has no creation times), its age in whole
+// microseconds rounded half away from zero, mod P, and 0. The row is
+// held out when h < T = ⌈holdout·P⌉, the product in float64; holdout 0
+// holds nothing out. The age is the one the reader computes: settled_at
+// − created_at, or for a pending row without a settled_at the
+// observed-at time − created_at. Rows of timestamps in whole
+// microseconds hash alike in every engine; finer timestamps may round
+// an age differently.
+//
+// A weighted row (a histogram bin) is split binomially instead, seeded
+// by its hash. SketchSQL writes, for DuckDB, PostgreSQL, BigQuery, Spark,
+// ClickHouse and Snowflake, the SELECT whose CSV result is a table's
+// sketch, and ReadSketch reads that result as pollfit's own.
 package estimate

@@ -42,6 +42,11 @@ const (
 	sketchPerDecade = 10000
 	sketchBins      = 13 * sketchPerDecade
 	nSketchBins     = sketchBins + 2
+	// sketchNudge is added to the scaled logarithm before rounding it
+	// down, so that an age on a bin's lower edge (1 s, 10 s) falls in
+	// that bin whichever engine's log10 computes it, a few units in the
+	// last place off.
+	sketchNudge = 1e-9
 )
 
 // sketchBin is the sketch's bin of an age in seconds.
@@ -52,7 +57,7 @@ func sketchBin(age float64) int {
 	if age >= sketchMax {
 		return nSketchBins - 1
 	}
-	i := int(math.Log10(age/sketchMin)*sketchPerDecade) + 1
+	i := int(math.Floor(math.Log10(age/sketchMin)*sketchPerDecade+sketchNudge)) + 1
 	return min(max(i, 1), sketchBins)
 }
 
@@ -73,24 +78,44 @@ func (p *SketchPart) add(it Item, w float64) {
 	b := sketchBin(it.Age)
 	if !it.Status.Final() {
 		p.Pending += w
-		p.pending[b].add(it.Age, w)
+		addLeast(&p.pending[b], it.Age, w)
 		return
 	}
 	p.Final += w
 	if it.Status == Failed {
 		p.Failed += w
-		p.failed[b].add(it.Age, w)
+		addLeast(&p.failed[b], it.Age, w)
 		return
 	}
-	p.settled[b].add(it.Age, w)
+	addLeast(&p.settled[b], it.Age, w)
+}
+
+// In a sketch, a bin's first age is the least age it has seen, so that
+// the same rows give the same sketch in any order, and the same as a SQL
+// engine's min(age).
+
+// addLeast adds an age to a sketch's bin.
+func addLeast(b *binStat, age, w float64) {
+	b.add(age, w)
+	b.first = min(b.first, age)
+}
+
+// mergeLeast merges sketch bin q into p.
+func mergeLeast(p, q *binStat) {
+	least := min(p.first, q.first)
+	empty := p.w == 0
+	mergeBin(p, q)
+	if !empty && q.w > 0 {
+		p.first = least
+	}
 }
 
 // merge adds q to p.
 func (p *SketchPart) merge(q *SketchPart) {
 	for i := range p.settled {
-		mergeBin(&p.settled[i], &q.settled[i])
-		mergeBin(&p.failed[i], &q.failed[i])
-		mergeBin(&p.pending[i], &q.pending[i])
+		mergeLeast(&p.settled[i], &q.settled[i])
+		mergeLeast(&p.failed[i], &q.failed[i])
+		mergeLeast(&p.pending[i], &q.pending[i])
 	}
 	p.Items += q.Items
 	p.Final += q.Final
@@ -149,23 +174,57 @@ func (s *Sketch) Empty() bool { return s.Fit.Items+s.HeldOut.Items == 0 }
 
 // held reports whether hash h falls in the held-out share.
 func held(h uint64, share float64) bool {
-	return share > 0 && float64(h>>11)/(1<<53) < share
+	return share > 0 && h < holdThreshold(share)
 }
 
-// rowHash is SplitMix64's finaliser over a row's fields (creation time,
-// age and status) and the seed: the same row always hashes alike.
+// The split's hash works modulo the Mersenne prime hashP = 2³¹−1 with
+// integers only, so that every product stays below 2⁶² and a SQL
+// engine's signed 64-bit arithmetic reproduces it (see the package doc).
+const (
+	hashP = 1<<31 - 1
+	hashM = 1103515245 // the field multiplier
+	hashK = 48271      // the squaring round's multiplier
+)
+
+// holdThreshold is T = ⌈share·P⌉ (the product in float64): a row is
+// held out when its hash is below T.
+func holdThreshold(share float64) uint64 {
+	return uint64(math.Ceil(share * hashP))
+}
+
+// rowHash is the split's hash of a row (the package doc defines it): the
+// seed, then the row's status code, creation time in whole milliseconds
+// and age in whole microseconds, each mixed in by hashRound, and a last
+// round; the same row always hashes alike, in any engine.
 func rowHash(seed uint64, it Item) uint64 {
-	h := mix(seed ^ 0x9e3779b97f4a7c15)
-	h = mix(h ^ uint64(it.Created))
-	h = mix(h ^ math.Float64bits(it.Age))
-	return mix(h ^ uint64(it.Status))
+	var created int64
+	if it.Created != NoTime {
+		created = floorDiv(it.Created, 1e6)
+	}
+	h := int64(seed % hashP)
+	h = hashRound(h, int64(it.Status))
+	h = hashRound(h, modP(created))
+	h = hashRound(h, modP(int64(math.Round(it.Age*1e6))))
+	return uint64(hashRound(h, 0))
 }
 
-func mix(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+// hashRound mixes x (0 ≤ x < P) into h (0 ≤ h < P): y = (h·M + x) mod P,
+// then (((y·y) mod P)·K + y) mod P. No intermediate reaches 2⁶³.
+func hashRound(h, x int64) int64 {
+	y := (h*hashM + x) % hashP
+	return ((y*y%hashP)*hashK + y) % hashP
+}
+
+// modP is x mod P in [0, P).
+func modP(x int64) int64 { return (x%hashP + hashP) % hashP }
+
+// floorDiv is ⌊a/b⌋ for b > 0.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b < 0 {
+		q--
+	}
+	return q
 }
 
 // Bins are a part's items as weighted items, one a non-empty bin and

@@ -16,6 +16,14 @@ func parseSketchHeader(line, name string) (*Sketch, error) {
 	s := &Sketch{}
 	for _, f := range fields[1:] {
 		k, v, ok := strings.Cut(f, "=")
+		if k == "seed" { // all 64 bits, which a float64 would round
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s:1: bad field %q (want seed=an integer ≥ 0)", name, f)
+			}
+			s.Seed = n
+			continue
+		}
 		x, err := strconv.ParseFloat(v, 64)
 		if !ok || err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
 			return nil, fmt.Errorf("%s:1: bad field %q (want key=number)", name, f)
@@ -23,8 +31,6 @@ func parseSketchHeader(line, name string) (*Sketch, error) {
 		switch k {
 		case "holdout":
 			s.Holdout = x
-		case "seed":
-			s.Seed = uint64(x)
 		}
 	}
 	if !(s.Holdout >= 0 && s.Holdout < 1) {
@@ -66,14 +72,14 @@ func (s *Sketch) readRow(row, name string, line int) error {
 	b := binStat{first: v[0], w: v[1], sum: v[2], mixed: f[6] == "1"}
 	switch f[1] {
 	case "settled":
-		mergeBin(&a.settled[bin], &b)
+		mergeLeast(&a.settled[bin], &b)
 		a.Final += b.w
 	case "failed":
-		mergeBin(&a.failed[bin], &b)
+		mergeLeast(&a.failed[bin], &b)
 		a.Final += b.w
 		a.Failed += b.w
 	case "pending":
-		mergeBin(&a.pending[bin], &b)
+		mergeLeast(&a.pending[bin], &b)
 		a.Pending += b.w
 	default:
 		return fmt.Errorf("%s:%d:2: column kind: %q (want settled, failed or pending)", name, line, f[1])

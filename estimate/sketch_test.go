@@ -3,6 +3,7 @@ package estimate
 import (
 	"bytes"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -27,6 +28,29 @@ func sketchItems(n int, seed uint64) []Item {
 	return out
 }
 
+// sameSketch checks that b is a: the same split, counts and least ages
+// exactly, sums of ages to 1e-12 relative.
+func sameSketch(t *testing.T, a, b *Sketch) {
+	t.Helper()
+	if a.Holdout != b.Holdout || a.Seed != b.Seed {
+		t.Fatalf("split %g/%d, want %g/%d", b.Holdout, b.Seed, a.Holdout, a.Seed)
+	}
+	for k, pair := range [][2]*SketchPart{{&a.Fit, &b.Fit}, {&a.HeldOut, &b.HeldOut}} {
+		p, q := pair[0], pair[1]
+		if p.Items != q.Items || p.Final != q.Final || p.Failed != q.Failed || p.Pending != q.Pending {
+			t.Errorf("part %d: counts %v/%v/%v/%v, want %v/%v/%v/%v", k, q.Items, q.Final, q.Failed, q.Pending, p.Items, p.Final, p.Failed, p.Pending)
+		}
+		for i := range p.settled {
+			for j, x := range p.kinds(i) {
+				y := q.kinds(i)[j].b
+				if x.b.w != y.w || x.b.first != y.first || x.b.mixed != y.mixed || math.Abs(x.b.sum-y.sum) > 1e-12*x.b.sum {
+					t.Fatalf("part %d bin %d %s: %+v, want %+v", k, i, x.name, *y, *x.b)
+				}
+			}
+		}
+	}
+}
+
 func mustSketch(t *testing.T, items []Item, holdout float64, seed uint64) *Sketch {
 	t.Helper()
 	s, err := NewSketch(holdout, seed)
@@ -49,9 +73,7 @@ func TestSketchSplit(t *testing.T) {
 		rev[len(items)-1-i] = it
 	}
 	b := mustSketch(t, rev, 0.3, 7)
-	if a.HeldOut.Items != b.HeldOut.Items || a.Fit.Final != b.Fit.Final {
-		t.Errorf("the split depends on the order: %g vs %g held out", a.HeldOut.Items, b.HeldOut.Items)
-	}
+	sameSketch(t, a, b)
 	n := float64(len(items))
 	if sd := math.Sqrt(n * 0.3 * 0.7); math.Abs(a.HeldOut.Items-0.3*n) > 4*sd || a.Fit.Items+a.HeldOut.Items != n {
 		t.Errorf("held out %g of %g, fitted %g; want about %g", a.HeldOut.Items, n, a.Fit.Items, 0.3*n)
@@ -125,6 +147,93 @@ func TestSketchFileErrors(t *testing.T) {
 		_, err := ReadSketch(strings.NewReader(c.in), "s.csv")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// refHash is the split's hash as the package doc defines it, in big
+// integers: no overflow to get wrong.
+func refHash(seed uint64, createdMS, ageUS int64, status int64) uint64 {
+	p := big.NewInt(1<<31 - 1)
+	mod := func(x *big.Int) *big.Int { return new(big.Int).Mod(x, p) } // Euclidean: ≥ 0
+	round := func(h *big.Int, x int64) *big.Int {
+		y := mod(new(big.Int).Add(new(big.Int).Mul(h, big.NewInt(1103515245)), big.NewInt(x)))
+		sq := mod(new(big.Int).Mul(y, y))
+		return mod(new(big.Int).Add(new(big.Int).Mul(sq, big.NewInt(48271)), y))
+	}
+	h := mod(new(big.Int).SetUint64(seed))
+	h = round(h, status)
+	h = round(h, mod(big.NewInt(createdMS)).Int64())
+	h = round(h, mod(big.NewInt(ageUS)).Int64())
+	return round(h, 0).Uint64()
+}
+
+// The hash is the documented integer arithmetic: creation time in whole
+// milliseconds (rounded down, 0 when unknown), age in whole microseconds
+// (rounded), the status code, any seed.
+func TestRowHashDefinition(t *testing.T) {
+	for _, c := range []struct {
+		seed   uint64
+		it     Item
+		ms, us int64
+	}{
+		{1, Item{Created: 1_793_534_400_123_456_789, Age: 12.3456, Status: Settled}, 1_793_534_400_123, 12_345_600},
+		{7, Item{Created: -1_500_000, Age: 0.0000004, Status: Failed}, -2, 0},
+		{math.MaxUint64, Item{Created: NoTime, Age: 3e9, Status: Pending}, 0, 3e15},
+		{0, Item{Created: 0, Age: 1.0000005, Status: Settled}, 0, 1_000_001},
+	} {
+		want := refHash(c.seed, c.ms, c.us, int64(c.it.Status))
+		if got := rowHash(c.seed, c.it); got != want || got >= 1<<31-1 {
+			t.Errorf("rowHash(%d, %+v) = %d, want %d", c.seed, c.it, got, want)
+		}
+	}
+	if got, want := holdThreshold(0.3), uint64(644245095); got != want { // ⌈0.3 × 2147483647⌉
+		t.Errorf("threshold of 0.3: %d, want %d", got, want)
+	}
+}
+
+// The held-out share does not depend on the age: about the share asked
+// for in every decile of ages, as among rows created a millisecond apart.
+func TestSketchSplitByAge(t *testing.T) {
+	items := sketchItems(40000, 5)
+	const share = 0.3
+	var n, out [10]float64
+	for _, it := range items {
+		d := min(int(10*(1-math.Exp(-it.Age/10))), 9) // deciles of an exponential, roughly
+		n[d]++
+		if held(rowHash(3, it), share) {
+			out[d]++
+		}
+	}
+	for d := range n {
+		if sd := math.Sqrt(n[d] * share * (1 - share)); n[d] > 0 && math.Abs(out[d]-share*n[d]) > 4*sd {
+			t.Errorf("ages in class %d: %g of %g held out, want about %g", d, out[d], n[d], share*n[d])
+		}
+	}
+}
+
+// Ages on a bin's lower edge fall in that bin: 1 s is the first age of
+// bin 30001 (10^(30000/10000) ms), whatever log10's last bits.
+func TestSketchBinEdges(t *testing.T) {
+	for _, c := range []struct {
+		age float64
+		bin int
+	}{
+		{0, 0}, {0.000999, 0}, {0.001, 1}, {0.01, 10001}, {0.1, 20001}, {1, 30001},
+		{10, 40001}, {100, 50001}, {1000, 60001}, {1e9, 120001}, {9.99999e9, 130000}, {1e10, 130001},
+	} {
+		if got := sketchBin(c.age); got != c.bin {
+			t.Errorf("bin of %g s: %d, want %d", c.age, got, c.bin)
+		}
+	}
+	// An engine whose log10 is ln x / ln 10 (Snowflake's LOG(10, x))
+	// gives 2.9999999999999996 for log10(1000): the nudge keeps 1 s in
+	// bin 30001, as every age on a decade's edge.
+	for e := range 13 {
+		x := math.Pow(10, float64(e))
+		lg := math.Log(x) / math.Log(10) * sketchPerDecade
+		if got := int(math.Floor(lg+sketchNudge)) + 1; got != e*sketchPerDecade+1 {
+			t.Errorf("10^%d ms by ln x / ln 10: bin %d, want %d", e, got, e*sketchPerDecade+1)
 		}
 	}
 }

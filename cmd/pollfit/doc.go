@@ -96,6 +96,12 @@
 //
 //	pollfit sketch [--holdout 0.3] [--seed N] [read flags] LOG... -o FILE
 //
+// # pollfit sql
+//
+// Print the SQL that computes a table's sketch inside a warehouse.
+//
+//	pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout 0.3] [--seed N] [--observed-at T] [column flags]
+//
 // # Topic: schedule
 //
 // "pollfit help schedule" prints the schedule language, its clauses, durations and grammar.

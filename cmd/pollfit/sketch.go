@@ -21,8 +21,8 @@ func init() {
 
 A sketch holds, for the items to fit on and the items held out (split by a
 hash of each row, so the same rows always split alike), final and pending
-counts with the sum of their ages in log-spaced age bins (1000 a decade,
-0.23% wide): a few hundred kilobytes whatever the size of the log, read in
+counts with the sum of their ages in log-spaced age bins (10000 a decade,
+0.023% wide): a few megabytes at most whatever the size of the log, read in
 one streaming pass. Sketches of the same --holdout and --seed merge by
 adding: give sketches as the input to merge them. A sketch keeps no
 creation times or signals, so aligned asks, batch shapes and reset on

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&command{
+		name:    "sql",
+		summary: "print the SQL that computes a table's sketch inside a warehouse",
+		usage:   "pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout 0.3] [--seed N] [--observed-at T] [column flags]",
+		example: `  pollfit sql --dialect postgres --table payments > sketch.sql
+  psql -X -q --csv -f sketch.sql > month.sketch.csv
+  pollfit fit --requests-per-item 8 month.sketch.csv
+  pollfit sql --dialect duckdb --table "read_parquet('logs/*.parquet')" | duckdb -csv > month.sketch.csv
+
+The query reads the table's created_at and settled_at timestamps (and
+status, unless --no-status) and returns one row a non-empty bin with the
+columns part,kind,bin,age_s,weight,sum_s,mixed,holdout,seed: exported as
+CSV with a header, it is the sketch 'pollfit sketch' makes of the same
+rows, with the same bins, the same hash split and the same censoring
+(pending rows without a settled_at at --observed-at, by default the latest
+timestamp in the table). Rows the reader would reject are left out, as
+--skip-bad does. The duckdb and postgres queries are tested against the
+engines; the others are not run in pollfit's tests.`,
+		flags: sqlFlags,
+	})
+}
+
+func sqlFlags(fs *pflag.FlagSet) func(*env, []string) error {
+	var o estimate.SQLOptions
+	fs.StringVar(&o.Dialect, "dialect", "", "SQL dialect: "+strings.Join(estimate.SQLDialects(), ", "))
+	fs.StringVar(&o.Table, "table", "", "table (or parenthesised subquery) holding the log")
+	fs.Float64Var(&o.Holdout, "holdout", 0.3, "share of the rows hashed to the held-out part")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the hash split")
+	fs.StringVar(&o.CreatedCol, "created-col", "created_at", "creation timestamp column")
+	fs.StringVar(&o.SettledCol, "settled-col", "settled_at", "settle timestamp column; null = pending")
+	fs.StringVar(&o.StatusCol, "status-col", "status", "status column")
+	fs.BoolVar(&o.NoStatus, "no-status", false, "the table has no status column")
+	fs.StringSliceVar(&o.FinalStatus, "final-status", nil, "extra status values meaning final (comma-separated)")
+	fs.StringSliceVar(&o.PendingStatus, "pending-status", nil, "extra status values meaning pending")
+	observed := fs.String("observed-at", "", "when pending rows were last seen, in UTC unless zoned (default: the latest timestamp in the table)")
+	return func(e *env, args []string) error {
+		if len(args) > 0 {
+			return usagef("sql: unexpected argument %q", args[0])
+		}
+		if o.Dialect == "" || o.Table == "" {
+			return usagef("sql: give --dialect and --table")
+		}
+		if *observed != "" {
+			t, err := parseObservedAt(*observed, time.UTC)
+			if err != nil {
+				return err
+			}
+			o.ObservedAt = t
+		}
+		q, err := estimate.SketchSQL(o)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		_, err = fmt.Fprint(e.stdout, q)
+		return err
+	}
+}

@@ -1,0 +1,8 @@
+// Package sqltest runs pollfit's warehouse queries (estimate.SketchSQL)
+// in real engines and checks that each engine's sketch of a log is
+// pollfit's own: DuckDB in process through github.com/duckdb/duckdb-go
+// (cgo), and PostgreSQL through github.com/jackc/pgx on a server the
+// tests start on loopback from Debian's postgresql package (they skip
+// without it). It is a module of its own so that pollfit does not
+// depend on the drivers; .ci/run tests it.
+package sqltest

@@ -1,0 +1,86 @@
+package sqltest
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+	"github.com/jackc/pgx/v5"
+)
+
+// DuckDB's sketch of a log loaded from its CSV, exported by COPY, is
+// pollfit's sketch of the log, and ships the same schedule.
+func TestDuckDBSketch(t *testing.T) {
+	dir := t.TempDir()
+	file := testLog(t, dir, 8000)
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	load := `CREATE TABLE payments AS SELECT * FROM read_csv(?, header = true,
+		columns = {'created_at': 'TIMESTAMPTZ', 'settled_at': 'TIMESTAMPTZ', 'status': 'VARCHAR'})`
+	if _, err := db.Exec(load, file); err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	out := filepath.Join(dir, "sketch.csv")
+	copyOut := "COPY (" + query(t, "duckdb", "payments") + ") TO '" + strings.ReplaceAll(out, "'", "''") + "' (HEADER, DELIMITER ',')"
+	if _, err := db.Exec(copyOut); err != nil {
+		t.Fatalf("query: %v", err)
+	}
+	csv, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, got := ownSketch(t, file), readExport(t, csv)
+	sameSketch(t, "duckdb", own, got)
+	sameSchedule(t, "duckdb", own, got)
+}
+
+// PostgreSQL's sketch of a log loaded by COPY from its CSV, exported by
+// COPY TO, is pollfit's sketch of the log, and ships the same schedule.
+// The server is $POLLFIT_PG_URL, or one the test starts on loopback.
+func TestPostgresSketch(t *testing.T) {
+	dir := t.TempDir()
+	file := testLog(t, dir, 8000)
+	url := os.Getenv("POLLFIT_PG_URL")
+	if url == "" {
+		url = startPostgres(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, `DROP TABLE IF EXISTS pollfit_payments;
+		CREATE TABLE pollfit_payments (created_at timestamptz, settled_at timestamptz, status text)`); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	in, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if _, err := conn.PgConn().CopyFrom(ctx, in, "COPY pollfit_payments FROM STDIN (FORMAT csv, HEADER true)"); err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	var out bytes.Buffer
+	q := query(t, "postgres", "pollfit_payments")
+	if _, err := conn.PgConn().CopyTo(ctx, &out, "COPY ("+q+") TO STDOUT (FORMAT csv, HEADER true)"); err != nil {
+		t.Fatalf("query: %v", err)
+	}
+	own, got := ownSketch(t, file), readExport(t, out.Bytes())
+	sameSketch(t, "postgres", own, got)
+	sameSchedule(t, "postgres", own, got)
+	if !strings.Contains(q, "EXTRACT(EPOCH FROM created_at)") {
+		t.Errorf("the postgres query does not read created_at by EXTRACT(EPOCH FROM ...)")
+	}
+}
