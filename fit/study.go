@@ -59,6 +59,9 @@ type StudyOptions struct {
 	// intervals on the fitted row, the baselines and the comparisons (0:
 	// none; pollfit fit runs 200).
 	Bootstrap int
+	// Family, "exponential" or "grpc", also fits the best member of that
+	// retry library's family at the budget (see LibraryFit).
+	Family string
 }
 
 // DefaultStuckFactor times the requests budget is the default stuck cap.
@@ -133,6 +136,8 @@ type StudyResult struct {
 	Model Distribution
 	// Bootstrap is the number of resamples behind the intervals (0: none).
 	Bootstrap int
+	// Library is the best member of StudyOptions.Family, or nil.
+	Library *LibraryFit
 	// Notes are caveats worth telling the user.
 	Notes []string
 }
@@ -230,6 +235,9 @@ func (st *study) run() (*StudyResult, error) {
 		return nil, fmt.Errorf("limit: %v", err)
 	}
 	if err := st.compare(); err != nil {
+		return nil, err
+	}
+	if err := st.library(); err != nil {
 		return nil, err
 	}
 	return r, st.bootstrap()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pollfit/pollfit/export"
+	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/spf13/pflag"
 )
@@ -39,6 +40,7 @@ cenkalti/backoff, failsafe-go, retry-go and go-retry.`,
 type exportOpts struct {
 	format, spec, from, out, comment *string
 	pkg, varName, typ, horizon       *string
+	service, codes                   *string
 	force, varOnly, json             *bool
 }
 
@@ -48,6 +50,7 @@ var exportFlagFormats = map[string][]string{
 	"package": {"go", "kotlin"}, "var": {"go", "kotlin"},
 	"type": {"go"}, "var-only": {"go"},
 	"horizon": {"asks"}, "json": {"asks"},
+	"service": {"grpc"}, "codes": {"grpc"},
 }
 
 func exportFlags(fs *pflag.FlagSet) func(*env, []string) error {
@@ -64,6 +67,8 @@ func exportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		varOnly: fs.Bool("var-only", false, "Go: declare only the variable, for a package that already has the types"),
 		horizon: fs.String("horizon", "", "asks: the give-up age (default: the schedule's end; needed when it never stops)"),
 		json:    fs.Bool("json", false, "asks: write one JSON object instead of one age a line"),
+		service: fs.String("service", "", "grpc: the service the retry policy is for (default every service)"),
+		codes:   fs.String("codes", "UNAVAILABLE", "grpc: the status codes to retry on, comma-separated"),
 	}
 	return func(e *env, args []string) error { return runExport(e, fs, o, args) }
 }
@@ -73,13 +78,16 @@ func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
 		return usagef("export: unexpected argument %q (give the schedule with --schedule or --from)", args[0])
 	}
 	f := strings.ToLower(*o.format)
-	if !slices.Contains(export.Formats, f) {
-		return usagef("export: unknown --format %q (want %s)", *o.format, strings.Join(export.Formats, ", "))
+	if f != "grpc" && !slices.Contains(export.Formats, f) {
+		return usagef("export: unknown --format %q (want %s or grpc)", *o.format, strings.Join(export.Formats, ", "))
 	}
-	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json"} {
+	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json", "service", "codes"} {
 		if fs.Changed(name) && !slices.Contains(exportFlagFormats[name], f) {
 			return usagef("export: --%s applies to --format %s only", name, strings.Join(exportFlagFormats[name], " and "))
 		}
+	}
+	if f == "grpc" {
+		return exportGRPC(e, o)
 	}
 	s, meta, err := exportInput(*o.spec, *o.from)
 	if err != nil {
@@ -120,6 +128,27 @@ func exportWriter(e *env, f string, s *schedule.Schedule, meta *export.Meta, o *
 		return func(w io.Writer) error { return export.Asks(w, s, opt) }, nil
 	}
 	return func(w io.Writer) error { return export.Write(w, f, s, meta, goOpt) }, nil
+}
+
+// exportGRPC writes a retry strategy (--schedule) as a gRPC service
+// config's retryPolicy.
+func exportGRPC(e *env, o *exportOpts) error {
+	if *o.from != "" || *o.spec == "" {
+		return usagef("export: --format grpc takes the strategy with --schedule, e.g. 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=full)'")
+	}
+	st, err := backoff.Parse(*o.spec)
+	if err != nil {
+		return usagef("export: --schedule: %v", err)
+	}
+	b, ok := st.(backoff.Backoff)
+	if !ok {
+		return usagef("export: --format grpc: %s is not exponential backoff", st)
+	}
+	opt := export.GRPCOptions{Service: *o.service, Codes: splitComma(*o.codes)}
+	if err := export.GRPC(io.Discard, b, opt); err != nil {
+		return usagef("export: %v", err)
+	}
+	return writeOutput(*o.out, *o.force, e.stdout, func(w io.Writer) error { return export.GRPC(w, b, opt) })
 }
 
 // exportInput reads the schedule from --schedule or --from, exactly one.

@@ -65,6 +65,7 @@ type fitFlagValues struct {
 	countBy                                  string
 	smooth, signals                          bool
 	stuckAsks, bootstrap                     int
+	family                                   string
 	deadlines, batches                       bool // registered by fit only
 }
 
@@ -75,6 +76,7 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.Float64Var(&v.price, "price", 0, "budget: minimise mean lag + P seconds × requests per item")
 	fs.IntVar(&v.maxAttempts, "max-attempts", 0, "budget: at most N asks in all, the last at --horizon")
 	fs.StringVar(&v.horizon, "horizon", "", "give-up age: the poller stops asking there and every schedule is costed to it (default: the nice age by which 99% of answers land; never: a schedule that never stops)")
+	fs.StringVar(&v.family, "family", "", "also fit the best member of a retry library's family at the budget: exponential or grpc (export it with -f grpc)")
 	fs.IntVar(&v.bootstrap, "bootstrap", 200, "resamples of the held-out items for 95% intervals on the figures (0: none)")
 	fs.IntVar(&v.stuckAsks, "stuck-asks", 0, "cap on the asks by the give-up age to an item that never answers (default: a baseline's own when its cost is the budget, else 8 × the requests budget)")
 	fs.StringVar(&v.firstAsk, "first-ask", "0", "age of the first ask")
@@ -178,7 +180,7 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	if !hasBudget(o.Budget) && len(baselines) == 0 {
 		return fit.StudyOptions{}, usagef("%s: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match", cmd)
 	}
-	so := fit.StudyOptions{Options: o, Holdout: v.holdout, Seed: v.seed, Rough: !v.smooth, Bootstrap: v.bootstrap,
+	so := fit.StudyOptions{Options: o, Holdout: v.holdout, Seed: v.seed, Rough: !v.smooth, Bootstrap: v.bootstrap, Family: v.family,
 		NoDeadlines: !v.deadlines, NoBatches: !v.batches, NoSignals: !v.signals, AsksBy: countBy}
 	for _, b := range baselines {
 		so.Baselines = append(so.Baselines, fit.Baseline{Name: b.name, Schedule: b.sched})
@@ -216,8 +218,12 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&v.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
-		if *format != "" && !slices.Contains(export.Formats, strings.ToLower(*format)) {
-			return usagef("fit: unknown --format %q (want %s)", *format, strings.Join(export.Formats, ", "))
+		grpc := strings.EqualFold(*format, "grpc")
+		if *format != "" && !grpc && !slices.Contains(export.Formats, strings.ToLower(*format)) {
+			return usagef("fit: unknown --format %q (want %s or grpc)", *format, strings.Join(export.Formats, ", "))
+		}
+		if grpc && v.family != "grpc" {
+			return usagef("fit: --format grpc writes a gRPC retry policy: give --family grpc")
 		}
 		if *format != "" && *asJSON {
 			return usagef("fit: give --format or --json, not both")
@@ -232,6 +238,11 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			}
 		}
 		switch {
+		case grpc:
+			if rep.res.Library == nil {
+				return fmt.Errorf("fit: no gRPC retry policy fits the budget and the stuck cap")
+			}
+			return export.GRPC(e.stdout, rep.res.Library.Strategy, export.GRPCOptions{})
 		case *format != "":
 			return export.Write(e.stdout, *format, rep.res.Schedule, rep.meta(), export.GoOptions{Args: e.args})
 		case *asJSON:

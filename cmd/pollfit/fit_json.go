@@ -38,6 +38,7 @@ type fitJSON struct {
 	Comparisons []comparisonJSON `json:"comparisons"`
 	Holdout     *holdoutJSON     `json:"holdout"`
 	Shapes      *shapesJSON      `json:"shapes,omitempty"`
+	Library     *libraryJSON     `json:"library,omitempty"`
 	Notes       []string         `json:"notes"`
 }
 
@@ -101,6 +102,9 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 		}
 		out.Comparisons = append(out.Comparisons, cj)
 	}
+	if l := res.Library; l != nil {
+		out.Library = &libraryJSON{l.Family, l.Strategy.String(), l.Tried, l.Fitted, jnum(l.WaitLag)}
+	}
 	if res.Model == nil {
 		out.Holdout = &holdoutJSON{res.Holdout, res.Seed, res.FitOn.Total(), res.HeldOut.Total()}
 		out.Shapes = newShapesJSON(res.Shapes)
@@ -108,6 +112,15 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// libraryJSON is the best member of a library family.
+type libraryJSON struct {
+	Family   string   `json:"family"`
+	Strategy string   `json:"strategy"`
+	Tried    int      `json:"tried"`
+	Row      fit.Row  `json:"metrics"`
+	WaitLag  *float64 `json:"wait_with_missed_s"`
 }
 
 // budgetJSON is a budget as JSON.

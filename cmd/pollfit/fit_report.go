@@ -59,6 +59,15 @@ func (r *fitReport) writeText(w io.Writer) {
 	for _, c := range res.Baselines {
 		fmt.Fprintf(w, "fitted@%s: %s\n", c.Name, schedule.Format(c.Schedule))
 	}
+	if l := res.Library; l != nil {
+		f := l.Fitted
+		fmt.Fprintf(w, "\n--family %s: the best of %d members within the budget and the stuck cap is %s: on the held-out items %ss mean lag over the answers it sees, %s of them missed, at %.2f requests per item and %s stuck asks; counting a missed answer as waiting until the give-up age it waits %ss, %s than the fitted schedule's %ss",
+			l.Family, l.Tried, l.Strategy, trim(f.Lag.Mean), share(f.MissedShare), f.RequestsPerItem, count(f.Stuck), trim(l.WaitLag), change(l.WaitLag, res.Fitted.Lag.Mean), trim(res.Fitted.Lag.Mean))
+		if l.Family == "grpc" {
+			fmt.Fprint(w, " (-f grpc writes it as a service config)")
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // giveUpText is the give-up line.
