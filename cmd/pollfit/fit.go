@@ -132,8 +132,8 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 		return opt, usagef("--objective %q: want mean or rms", v.obj)
 	}
 	switch {
-	case v.segments < 0:
-		return opt, usagef("--segments must be 0 or more")
+	case v.segments < 0 || v.segments > maxSegments:
+		return opt, usagef("--segments must be from 0 to %d, not %d", maxSegments, v.segments)
 	case v.segments == 0:
 		opt.Exact = true
 	default:
@@ -187,6 +187,10 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	}
 	return so, nil
 }
+
+// maxSegments is the most clauses --segments takes: the quantiser's
+// programme grows with them, and no one reads a schedule of more.
+const maxSegments = 12
 
 // maxBootstrap is the most resamples --bootstrap takes.
 const maxBootstrap = 10000

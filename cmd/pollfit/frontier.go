@@ -118,6 +118,9 @@ func basePoints(base []fit.Row) []plot.Point {
 	return points
 }
 
+// maxSteps is the most budgets a frontier sweeps (each is a fit).
+const maxSteps = 200
+
 func frontierBudgets(list string, from, to float64, steps int) ([]float64, error) {
 	if list != "" {
 		var out []float64
@@ -128,10 +131,13 @@ func frontierBudgets(list string, from, to float64, steps int) ([]float64, error
 			}
 			out = append(out, x)
 		}
+		if len(out) > maxSteps {
+			return nil, usagef("frontier: --budgets: %d budgets, more than the %d a frontier sweeps", len(out), maxSteps)
+		}
 		return out, nil
 	}
-	if from < 1 || to < from || steps < 1 {
-		return nil, usagef("frontier: want 1 ≤ --from ≤ --to and --steps ≥ 1")
+	if from < 1 || to < from || steps < 1 || steps > maxSteps {
+		return nil, usagef("frontier: want 1 ≤ --from ≤ --to and 1 ≤ --steps ≤ %d", maxSteps)
 	}
 	out := make([]float64, steps)
 	for i := range out {
