@@ -1,6 +1,11 @@
 // Package fit turns a settle-time distribution into a polling schedule
 // and measures schedules against logs.
 //
+// A client waiting for something to finish (a payment to settle, a job
+// to complete) asks "done yet?" at the ages of a schedule (package
+// fit/schedule). Every schedule trades two costs: how late the client
+// notices the answer (lag) and how many times it asks (requests).
+//
 // # The cost model
 //
 // One model costs every schedule pollfit fits, replays or compares:
@@ -31,11 +36,6 @@
 // the fit at its cost. StudyFrontier sweeps budgets through the same
 // steps, so that a frontier at budget B and a fit at B agree.
 //
-// A client waiting for something to finish (a payment to settle, a job
-// to complete) asks "done yet?" at the ages of a schedule (package
-// fit/schedule). Every schedule trades two costs: how late the client
-// notices the answer (lag) and how many times it asks (requests).
-//
 // # Replay
 //
 // Replay measures a schedule on a log, exactly:
@@ -49,9 +49,10 @@
 //   - an item whose answer comes after the schedule's last ask or after
 //     the horizon is missed and costs every ask ≤ horizon.
 //
-// The horizon defaults to the end of a stopping schedule and, for one
-// that never stops, to its first ask at or after the largest final age in
-// the log, so that it sees every answer there as it would in life. Ages compare in
+// Replay's own horizon defaults to the end of a stopping schedule and,
+// for one that never stops, to its first ask at or after the largest
+// final age in the log (Study, and pollfit's commands, give it the
+// give-up age instead). Ages compare in
 // whole nanoseconds, so ties are exact. Lag percentiles are nearest-rank
 // over seen items; requests per item average over all items. Replay
 // counts asks with the schedule's Timeline, by binary search over its
