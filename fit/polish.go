@@ -30,7 +30,7 @@ func (p *problem) polish(s *schedule.Schedule) *schedule.Schedule {
 		return s
 	}
 	ds, bs := niceSets(p.opt.AnyValues)
-	bs = append(bs, p.opt.Landmarks...)
+	ds, bs = sortedSet(ds), sortedSet(append(bs, p.opt.Landmarks...))
 	for range polishRounds {
 		improved := false
 		for _, c := range p.neighbours(best, ds, bs) {
@@ -95,11 +95,16 @@ func (p *problem) neighbours(s *schedule.Schedule, ds, bs []time.Duration) []*sc
 	return out
 }
 
-// around is x with its neighbours in the sorted nice values vs.
-func around(vs []time.Duration, x time.Duration) []time.Duration {
-	sorted := slices.Clone(vs)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
+// sortedSet is vs sorted, each value once.
+func sortedSet(vs []time.Duration) []time.Duration {
+	vs = slices.Clone(vs)
+	slices.Sort(vs)
+	return slices.Compact(vs)
+}
+
+// around is x with its neighbours in sorted, the nice values sorted
+// (sortedSet).
+func around(sorted []time.Duration, x time.Duration) []time.Duration {
 	k, found := slices.BinarySearch(sorted, x)
 	out := []time.Duration{x}
 	if k > 0 {

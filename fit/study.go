@@ -175,9 +175,11 @@ func newStudy(smp Sample, model Distribution, opt StudyOptions) (*study, error) 
 		return nil, fmt.Errorf("hold-out share %g: want 0 ≤ share < 1", opt.Holdout)
 	}
 	st := &study{opt: opt, res: &StudyResult{Objective: opt.Objective, Holdout: opt.Holdout, Seed: opt.Seed}}
-	train, test := SplitSample(smp, opt.Holdout, opt.Seed)
+	train, test := smp, Sample{}
 	if opt.HeldOut != nil {
-		train, test = smp, *opt.HeldOut // split already
+		test = *opt.HeldOut // split already
+	} else {
+		train, test = SplitSample(smp, opt.Holdout, opt.Seed)
 	}
 	if train.Len() == 0 || test.Len() == 0 {
 		if opt.Holdout > 0 {

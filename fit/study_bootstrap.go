@@ -33,9 +33,10 @@ func (st *study) bootstrap() error {
 	if n <= 0 || st.model != nil {
 		return nil
 	}
-	rows := []*Row{&r.Fitted}
-	for i := range r.Baselines {
+	rows, scheds := []*Row{&r.Fitted}, []*schedule.Schedule{r.Schedule}
+	for i, c := range r.Baselines {
 		rows = append(rows, &r.Baselines[i].Baseline, &r.Baselines[i].Fitted)
+		scheds = append(scheds, st.opt.Baselines[i].Schedule, c.Schedule)
 	}
 	lag, p95, req := make([][]float64, len(rows)), make([][]float64, len(rows)), make([][]float64, len(rows))
 	change := make([][]float64, len(r.Baselines))
@@ -44,7 +45,7 @@ func (st *study) bootstrap() error {
 		smp := st.resample(rng)
 		ms := make([]Metrics, len(rows))
 		for k, row := range rows {
-			m, err := st.replayRow(smp, row)
+			m, err := ReplaySample(scheds[k], smp, ReplayOptions{Horizon: row.Horizon})
 			if err != nil {
 				return err
 			}
@@ -76,15 +77,6 @@ func (st *study) resample(rng *rand.Rand) Sample {
 		smp.Weights[i] = distuv.Poisson{Lambda: st.test.Weight(i), Src: rng}.Rand()
 	}
 	return smp
-}
-
-// replayRow replays a row's schedule on a resample, to the row's age.
-func (st *study) replayRow(smp Sample, row *Row) (Metrics, error) {
-	s, err := schedule.Parse(row.Schedule)
-	if err != nil {
-		return Metrics{}, err
-	}
-	return ReplaySample(s, smp, ReplayOptions{Horizon: row.Horizon})
 }
 
 // replicateChange is a comparison's Change on a resample: the fitted lag

@@ -93,9 +93,8 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 	}
 	lim, err := hindsight(fam.p.l, fam.cands, first, free, st.opt.Objective, b)
 	if err == nil {
-		pa, pb := predict(fam.p.l, lim.a), predict(fam.p.l, lim.b)
-		fp.Limit = Prediction{RequestsPerItem: b, Detected: lim.mix(pa.Detected, pb.Detected)}
-		fp.Limit.Lag = LagStats{Mean: lim.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / fp.Limit.Detected, P50: math.NaN(), P90: math.NaN(), P95: math.NaN(), P99: math.NaN(), Max: math.NaN()}
+		fp.Limit = lim.prediction()
+		fp.Limit.RequestsPerItem = b
 	} else {
 		fp.Limit = nanPrediction()
 	}

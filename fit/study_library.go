@@ -80,7 +80,7 @@ func (st *study) library() error {
 		return err
 	}
 	m.Name = fam
-	lf.Fitted, lf.WaitLag = rowOf(m, stuck), wait
+	lf.Fitted, lf.WaitLag = RowOf(m, stuck), wait
 	r.Library = lf
 	return nil
 }

@@ -54,7 +54,7 @@ func (st *study) limit() error {
 	for _, t := range st.opt.AsksBy {
 		m.AsksBy = append(m.AsksBy, lim.mix(countTo(lim.a, t.Seconds()), countTo(lim.b, t.Seconds())))
 	}
-	r.Limit = rowOf(m, lim.mix(float64(len(lim.a)), float64(len(lim.b))))
+	r.Limit = RowOf(m, lim.mix(float64(len(lim.a)), float64(len(lim.b))))
 	if st.model != nil {
 		r.Limit.MissedShare = 1 - st.model.CDF(end.Seconds())/st.model.CDF(math.MaxFloat64)
 	}
@@ -228,16 +228,23 @@ func bracketHull(l law, at func(lambda float64) ([]float64, sums), cost float64)
 	return mixed{a: a, b: b, w: math.Min(math.Max(w, 0), 1), l: l}, nil
 }
 
+// prediction is the mix on its law: the share detected and the mean lag
+// mixed, and the longest lag of either (its percentiles are NaN: a mix
+// of two lag distributions has no closed form here).
+func (x mixed) prediction() Prediction {
+	pa, pb := predict(x.l, x.a), predict(x.l, x.b)
+	pr := Prediction{Detected: x.mix(pa.Detected, pb.Detected), RequestsPerItem: x.mix(pa.RequestsPerItem, pb.RequestsPerItem), RMSLag: math.NaN()}
+	pr.Lag = noLags()
+	pr.Lag.Mean = x.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / pr.Detected
+	pr.Lag.Max = math.Max(pa.Lag.Max, pb.Lag.Max)
+	return pr
+}
+
 // lagStats are the mix's lag statistics: exact integrals on a model, the
 // weighted lags of the held-out items on a log.
 func (x mixed) lagStats(st *study, end float64) LagStats {
-	pa, pb := predict(x.l, x.a), predict(x.l, x.b)
 	if st.model != nil {
-		det := x.mix(pa.Detected, pb.Detected)
-		ls := LagStats{Mean: x.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / det}
-		n := math.NaN()
-		ls.P50, ls.P90, ls.P95, ls.P99, ls.Max = n, n, n, n, math.Max(pa.Lag.Max, pb.Lag.Max)
-		return ls
+		return x.prediction().Lag
 	}
 	var lags, ws []float64
 	for i, it := range st.test.Items {
@@ -259,34 +266,5 @@ func (x mixed) lagStats(st *study, end float64) LagStats {
 			}
 		}
 	}
-	return mixLagStats(lags, ws)
-}
-
-// mixLagStats is the weighted mean and nearest-rank percentiles of lags:
-// the smallest lag whose cumulative weight reaches p of the total.
-func mixLagStats(lags, ws []float64) LagStats {
-	nan := math.NaN()
-	if len(lags) == 0 {
-		return LagStats{nan, nan, nan, nan, nan, nan}
-	}
-	idx := make([]int, len(lags))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return lags[idx[a]] < lags[idx[b]] })
-	var total, sum float64
-	for i, l := range lags {
-		total += ws[i]
-		sum += ws[i] * l
-	}
-	rank := func(p float64) float64 {
-		target, c := p*total, 0.0
-		for _, i := range idx {
-			if c += ws[i]; c >= target*(1-1e-12) {
-				return lags[i]
-			}
-		}
-		return lags[idx[len(idx)-1]]
-	}
-	return LagStats{Mean: sum / total, P50: rank(0.5), P90: rank(0.9), P95: rank(0.95), P99: rank(0.99), Max: lags[idx[len(idx)-1]]}
+	return weightedLagStats(lags, ws)
 }

@@ -38,17 +38,26 @@ func (st *study) measureOn(smp Sample, name string, s *schedule.Schedule) (Row, 
 		return Row{}, err
 	}
 	m.Name = name
-	for i, t := range m.AsksByAges {
-		m.AsksBy[i] = AsksBy(s, min(t, m.Horizon)) // it gives up at the horizon
-	}
-	return rowOf(m, AsksBy(s, m.Horizon)), nil
+	return ScheduleRow(s, m), nil
 }
 
-// rowOf is a row of replayed metrics and a stuck cost.
-func rowOf(m Metrics, stuck float64) Row {
-	r := Row{Metrics: m, Stuck: stuck}
-	if final := float64(m.Detected + m.Missed); final > 0 {
-		r.MissedShare = float64(m.Missed) / final
+// ScheduleRow is m, a replay of s, as a row of the cost model: the asks
+// by each of m's AsksByAges counted no further than the age s gave up at
+// (m.Horizon), and its stuck cost, the asks by that age.
+func ScheduleRow(s *schedule.Schedule, m Metrics) Row {
+	for i, t := range m.AsksByAges {
+		m.AsksBy[i] = AsksBy(s, min(t, m.Horizon))
+	}
+	return RowOf(m, AsksBy(s, m.Horizon))
+}
+
+// RowOf is replayed metrics as a row with stuck cost stuck (NaN when
+// unknown, as for a randomised strategy): the missed share is the share
+// of the final answers missed (NaN when there are none).
+func RowOf(m Metrics, stuck float64) Row {
+	r := Row{Metrics: m, Stuck: stuck, MissedShare: math.NaN()}
+	if final := m.Detected + m.Missed; final > 0 {
+		r.MissedShare = m.Missed / final
 	}
 	return r
 }

@@ -19,9 +19,16 @@ type Shapes struct {
 	// Signals reports whether reset on signal paid and was kept.
 	Signals bool
 	// OverCap names a shape that paid but asked a stuck item more than
-	// the stuck cap allows, and so was dropped.
+	// the stuck cap allows, and so was dropped: ShapeDeadline or
+	// ShapeBatch.
 	OverCap []string
 }
+
+// The names of the shapes in Shapes.OverCap.
+const (
+	ShapeDeadline = "deadline burst"
+	ShapeBatch    = "batch asks"
+)
 
 // findShapes runs the deadline and batch estimators on the fitting items
 // once.
@@ -63,7 +70,7 @@ func (st *study) shape(res *Result, opt Options) error {
 		if err != nil {
 			return fmt.Errorf("deadline burst: %v", err)
 		}
-		if within("deadline burst", sh) {
+		if within(ShapeDeadline, sh) {
 			res.Schedule = sh.Schedule
 		}
 		if main {
@@ -75,7 +82,7 @@ func (st *study) shape(res *Result, opt Options) error {
 		if err != nil {
 			return fmt.Errorf("batch asks: %v", err)
 		}
-		if within("batch asks", sh) {
+		if within(ShapeBatch, sh) {
 			res.Schedule = sh.Schedule
 		}
 		if main {

@@ -119,15 +119,10 @@ func neverStops(named []namedSchedule) bool {
 func evalRows(named []namedSchedule, ms []fit.Metrics) []fit.Row {
 	rows := make([]fit.Row, len(ms))
 	for i, m := range ms {
-		rows[i] = fit.Row{Metrics: m, Stuck: math.NaN(), MissedShare: math.NaN()}
 		if s := named[i].sched; s != nil {
-			rows[i].Stuck = fit.AsksBy(s, m.Horizon)
-			for k, t := range m.AsksByAges {
-				rows[i].AsksBy[k] = fit.AsksBy(s, min(t, m.Horizon)) // it gives up at the horizon
-			}
-		}
-		if final := m.Detected + m.Missed; final > 0 {
-			rows[i].MissedShare = m.Missed / final
+			rows[i] = fit.ScheduleRow(s, m)
+		} else {
+			rows[i] = fit.RowOf(m, math.NaN())
 		}
 	}
 	return rows

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,12 +32,12 @@ func shapeLines(res *fit.StudyResult) []string {
 		for _, d := range f.Deadlines {
 			ds = append(ds, fmt.Sprintf("%ss (%.0f%% of items)", trim(d.Age), 100*d.Share))
 		}
-		out = append(out, fmt.Sprintf("deadline at %s: %s", strings.Join(ds, ", "), shapeText(f.Deadline, "a burst of asks after it", "deadlines", f.OverCap)))
+		out = append(out, fmt.Sprintf("deadline at %s: %s", strings.Join(ds, ", "), shapeText(f.Deadline, "a burst of asks after it", "deadlines", slices.Contains(f.OverCap, fit.ShapeDeadline))))
 	}
 	if f.Batch != nil {
 		p := f.Period
 		out = append(out, fmt.Sprintf("batches every %s, answers %ss after the boundary (%.0f%% of answers): %s",
-			schedule.FormatDuration(time.Duration(math.Round(p.Period*1e9))), trim(p.Phase), 100*p.Share, shapeText(f.Batch, "wall-clock aligned asks", "batches", f.OverCap)))
+			schedule.FormatDuration(time.Duration(math.Round(p.Period*1e9))), trim(p.Phase), 100*p.Share, shapeText(f.Batch, "wall-clock aligned asks", "batches", slices.Contains(f.OverCap, fit.ShapeBatch))))
 	}
 	if f.Signals {
 		out = append(out, "the fitted schedule resets on signal (the log's signals made it pay on the fitting items; --signals=false to fit without); the limit does not")
@@ -44,15 +45,14 @@ func shapeLines(res *fit.StudyResult) []string {
 	return out
 }
 
-// shapeText says whether a shape paid, with the lag on the fitting items.
-func shapeText(s *fit.Shape, what, flag string, overCap []string) string {
+// shapeText says whether a shape paid, with the lag on the fitting items,
+// and whether it was left out for asking a stuck item too often.
+func shapeText(s *fit.Shape, what, flag string, overCap bool) string {
 	if s.Shaped.Items == 0 {
 		return what + " could not be tried"
 	}
-	for _, name := range overCap {
-		if strings.HasPrefix(what, "a burst") == (name == "deadline burst") {
-			return fmt.Sprintf("%s paid on the fitting items but asks a stuck item more often than the stuck cap allows, so it was left out (--stuck-asks to allow it)", what)
-		}
+	if overCap {
+		return fmt.Sprintf("%s paid on the fitting items but asks a stuck item more often than the stuck cap allows, so it was left out (--stuck-asks to allow it)", what)
 	}
 	if s.Paid {
 		return fmt.Sprintf("%s paid: %ss mean lag instead of %ss at %.2f requests per item (vs %.2f) on the fitting items (--%s=false to fit without)",

@@ -188,10 +188,7 @@ func (r *readFlags) read(e *env, paths []string) ([]estimate.Item, estimate.Read
 // item once (nil weights).
 func (r *readFlags) readSample(e *env, args []string) (fit.Sample, estimate.ReadStats, error) {
 	var smp fit.Sample
-	weighted := r.histogram
-	if _, ok, _ := readSketches(args); ok {
-		weighted = true
-	}
+	weighted := r.histogram || (len(args) > 0 && isSketchFile(args[0]))
 	if weighted {
 		smp.Weights = []float64{}
 	}

@@ -86,21 +86,29 @@ func readSketches(args []string) (*estimate.Sketch, bool, error) {
 	return all, true, nil
 }
 
-// readSketch reads name if it is a sketch file.
-func readSketch(name string) (*estimate.Sketch, bool, error) {
+// isSketchFile reports whether name is a sketch file, from its first
+// bytes (a folder, a glob or "-" is not: the log readers take those).
+func isSketchFile(name string) bool {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, false, nil // a folder, a glob or "-": the log readers say
+		return false
 	}
 	defer f.Close()
 	head := make([]byte, 32)
 	n, _ := io.ReadFull(f, head)
-	if !estimate.IsSketch(head[:n]) {
+	return estimate.IsSketch(head[:n])
+}
+
+// readSketch reads name if it is a sketch file.
+func readSketch(name string) (*estimate.Sketch, bool, error) {
+	if !isSketchFile(name) {
 		return nil, false, nil
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	f, err := os.Open(name)
+	if err != nil {
 		return nil, false, fmt.Errorf("read %s: %v", name, err)
 	}
+	defer f.Close()
 	s, err := estimate.ReadSketch(f, name)
 	if err != nil {
 		return nil, false, fmt.Errorf("read %v", err)
