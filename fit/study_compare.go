@@ -23,7 +23,9 @@ type Comparison struct {
 	// EqualCostLag is the fitted schedules' mean lag at the baseline's
 	// held-out requests per item: Fitted's own when the held-out costs
 	// agree to 0.5%, else interpolated between fits at two budgets either
-	// side (or extrapolated from the nearest two). Change is
+	// side (or extrapolated from the nearest two), unless that reads a
+	// longer wait for more requests than Fitted's (or a shorter for
+	// fewer): then Fitted's own, a bound at the baseline's cost. Change is
 	// EqualCostLag relative to the baseline's mean lag, minus one.
 	EqualCostLag, Change float64
 	// Interpolated reports whether EqualCostLag was interpolated.
@@ -162,6 +164,14 @@ func (st *study) equalCost(c *Comparison) error {
 		c.EqualCostLag = y0 + (y1-y0)*c.mix
 	default:
 		c.second = nil
+		return nil
+	}
+	// More budget never has to wait longer: the fitted schedule's own lag
+	// bounds the lag at the baseline's cost from above when it spent less
+	// than the baseline, from below when it spent more. A reading that
+	// crosses that bound is held-out noise: keep the pair as measured.
+	if (got <= want && c.EqualCostLag > y0) || (got > want && c.EqualCostLag < y0) {
+		c.EqualCostLag, c.second, c.mix = y0, nil, 0
 		return nil
 	}
 	c.Interpolated = true
