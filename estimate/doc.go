@@ -7,8 +7,9 @@
 // An Item is one row of a log: its Age in seconds, whether that age is a
 // final answer (Settled or Failed: a failure is what a poller waits for
 // too) or a censoring age (Pending: the item was still waiting when last
-// seen), and its creation time when known. Each, EachWeighted and Read
-// read CSV and Parquet logs into items.
+// seen), and its creation time when known. Package estimate/logs reads
+// CSV and Parquet logs and histograms into items, and writes logs;
+// estimate is the statistics and links no file format.
 //
 // # Memory flat in the input
 //

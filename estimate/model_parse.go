@@ -5,8 +5,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/quote"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -23,9 +24,9 @@ type ModelError struct {
 // A text longer than 200 bytes is cut to a window around the caret.
 func (e *ModelError) Error() string {
 	text, col := e.Text, e.Col-1
-	if len(text) > maxQuote {
-		lo := max(0, min(col-maxQuote/2, len(text)-maxQuote))
-		hi := min(len(text), lo+maxQuote)
+	if len(text) > quote.Max {
+		lo := max(0, min(col-quote.Max/2, len(text)-quote.Max))
+		hi := min(len(text), lo+quote.Max)
 		text, col = text[lo:hi], col-lo
 		if lo > 0 {
 			text, col = "..."+text, col+3
@@ -141,7 +142,7 @@ func (p *modelParser) weight() (float64, bool, error) {
 	p.pos++
 	v, err := strconv.ParseFloat(w, 64)
 	if err != nil || v <= 0 || v > 1 || math.IsNaN(v) {
-		return 0, false, p.errAt(at, fmt.Sprintf("weight must be a number in (0, 1], not %q", clip(w)))
+		return 0, false, p.errAt(at, fmt.Sprintf("weight must be a number in (0, 1], not %q", quote.Clip(w)))
 	}
 	return v, true, nil
 }
@@ -171,7 +172,7 @@ func (p *modelParser) term() (term, error) {
 	}
 	spec, ok := modelSpecs[name]
 	if !ok {
-		return term{}, p.errAt(at, fmt.Sprintf("unknown distribution %q (known: exponential, gamma, lognormal, normal, point, uniform, weibull, never)", clip(name)))
+		return term{}, p.errAt(at, fmt.Sprintf("unknown distribution %q (known: exponential, gamma, lognormal, normal, point, uniform, weibull, never)", quote.Clip(name)))
 	}
 	if err := p.expect('('); err != nil {
 		return term{}, err
@@ -186,7 +187,7 @@ func (p *modelParser) term() (term, error) {
 		}
 		k, kat := p.word()
 		if strings.ToLower(k) != key {
-			return term{}, p.errAt(kat, fmt.Sprintf("%s expects %s= here, found %q", name, key, clip(k)))
+			return term{}, p.errAt(kat, fmt.Sprintf("%s expects %s= here, found %q", name, key, quote.Clip(k)))
 		}
 		if err := p.expect('='); err != nil {
 			return term{}, err
@@ -217,7 +218,7 @@ func durationKey(k string) bool { return k != "shape" && k != "sigma" }
 func parseParam(v string, duration bool) (float64, error) {
 	x, err := parseParamValue(v, duration)
 	if err == nil && duration && x > maxAgeSeconds {
-		return 0, fmt.Errorf("%q is longer than the maximum age of 100 years", clip(v))
+		return 0, fmt.Errorf("%q is longer than the maximum age of 100 years", quote.Clip(v))
 	}
 	return x, err
 }
@@ -226,29 +227,15 @@ func parseParamValue(v string, duration bool) (float64, error) {
 	if !duration {
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%q is not a number", clip(v))
+			return 0, fmt.Errorf("%q is not a number", quote.Clip(v))
 		}
 		return x, nil
 	}
-	days := 0.0
-	if i := strings.IndexByte(v, 'd'); i > 0 {
-		x, err := strconv.ParseFloat(v[:i], 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%q is not a duration such as 1.5s", clip(v))
-		}
-		days, v = x, v[i+1:]
-		if v == "" {
-			return days * 86400, nil
-		}
-	}
-	d, err := time.ParseDuration(v)
+	d, err := schedule.ParseDuration(v)
 	if err != nil {
-		if _, nerr := strconv.ParseFloat(v, 64); nerr == nil && v != "0" {
-			return 0, fmt.Errorf("%q needs a unit, as in %ss", clip(v), cut(v))
-		}
-		return 0, fmt.Errorf("%q is not a duration such as 1.5s", clip(v))
+		return 0, err
 	}
-	return days*86400 + seconds(d), nil
+	return seconds(d), nil
 }
 
 type modelSpec struct {

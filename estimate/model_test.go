@@ -105,7 +105,7 @@ func TestParseModelErrors(t *testing.T) {
 		col  int
 		text string
 	}{
-		{"lognormal(median=12, sigma=0.5)", 18, "needs a unit"},
+		{"lognormal(median=12, sigma=0.5)", 18, "has no unit"},
 		{"lognormal(sigma=0.5, median=12s)", 11, "expects median="},
 		{"lognorm(median=12s, sigma=0.5)", 1, "unknown distribution"},
 		{"lognormal(median=12s sigma=0.5)", 22, `expected ','`},
@@ -113,7 +113,7 @@ func TestParseModelErrors(t *testing.T) {
 		{"lognormal(median=12s, sigma=0.5) + 0.1*never", 1, "needs a weight"},
 		{"0.9*exponential(mean=1s) + never", 28, "never needs a weight"},
 		{"1.5*exponential(mean=1s)", 1, "weight must be"},
-		{"exponential(mean=-1s)", 1, "mean must be positive"},
+		{"exponential(mean=-1s)", 18, "negative duration"},
 		{"exponential(mean=1s) 3", 22, "expected + or the end"},
 		{"exponential(mean=1s", 20, `expected ')'`},
 	}

@@ -81,20 +81,6 @@ func (d sqlDialect) int64Lit(n int64) string {
 	return fmt.Sprintf("CAST(%d AS %s)", n, d.bigint)
 }
 
-// statusWords are the lower-case status words of each status, sorted,
-// as the reader's table with the given extra words has them.
-func statusWords(final, pending []string) map[Status][]string {
-	t := newStatusTable(final, pending)
-	words := map[Status][]string{}
-	for w, s := range t.m {
-		words[s] = append(words[s], w)
-	}
-	for _, ws := range words {
-		sort.Strings(ws)
-	}
-	return words
-}
-
 // sqlStrings are words as a list of SQL string literals.
 func sqlStrings(words []string) (string, error) {
 	q := make([]string, len(words))

@@ -23,7 +23,7 @@ type SQLOptions struct {
 	StatusCol string
 	NoStatus  bool
 	// FinalStatus and PendingStatus are status words added to the
-	// defaults, as in ReadOptions.
+	// defaults, as in logs.Options.
 	FinalStatus, PendingStatus []string
 	// ObservedAt censors the pending rows without a settled_at; zero
 	// means the latest created_at or settled_at of the rows kept. (The
@@ -54,9 +54,16 @@ func SketchSQL(opt SQLOptions) (string, error) {
 		return "", fmt.Errorf("sql: %v", err)
 	}
 	q := &sqlQuery{d: d, opt: opt}
-	q.opt.CreatedCol = orDefault(opt.CreatedCol, "created_at")
-	q.opt.SettledCol = orDefault(opt.SettledCol, "settled_at")
-	q.opt.StatusCol = orDefault(opt.StatusCol, "status")
+	for _, c := range []struct {
+		col *string
+		def string
+	}{
+		{&q.opt.CreatedCol, "created_at"}, {&q.opt.SettledCol, "settled_at"}, {&q.opt.StatusCol, "status"},
+	} {
+		if *c.col == "" {
+			*c.col = c.def
+		}
+	}
 	st, err := q.status()
 	if err != nil {
 		return "", err
@@ -89,7 +96,7 @@ func (q *sqlQuery) status() (string, error) {
 		return "-1", nil
 	}
 	col := q.opt.StatusCol
-	words := statusWords(q.opt.FinalStatus, q.opt.PendingStatus)
+	words := NewStatusWords(q.opt.FinalStatus, q.opt.PendingStatus).ByStatus()
 	var b strings.Builder
 	fmt.Fprintf(&b, "CASE WHEN %s IS NULL OR %s = '' THEN -1", col, q.d.text(col))
 	for _, s := range []Status{Settled, Failed, Pending} {

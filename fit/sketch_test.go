@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
@@ -14,7 +15,7 @@ import (
 // 0.1%, requests per item within 0.01%, percentiles within a bin's width
 // of the item's lag.
 func TestReplayOnASketch(t *testing.T) {
-	items, _, err := estimate.Read([]string{"../testdata/payments.csv"}, estimate.ReadOptions{})
+	items, _, err := logs.Read([]string{"../testdata/payments.csv"}, logs.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
@@ -46,7 +47,7 @@ func fineHistogram(items []estimate.Item) Sample {
 // same 70% (the raw items, or their histogram) and replayed on the same
 // raw 30%, given up at the same age.
 func TestFitFromAHistogramMatchesTheLog(t *testing.T) {
-	items, _, err := estimate.Read([]string{"../testdata/payments.csv"}, estimate.ReadOptions{})
+	items, _, err := logs.Read([]string{"../testdata/payments.csv"}, logs.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/loggen"
 )
@@ -87,7 +87,7 @@ func TestFitNeverLosesToANiceBaselineInSample(t *testing.T) {
 // The seed post's Before and Now on the bundled payments log, in sample,
 // each the budget of a fit given up at its own end.
 func TestFitBeatsBeforeAndNowInSample(t *testing.T) {
-	items, _, err := estimate.Read([]string{"../testdata/payments.csv"}, estimate.ReadOptions{})
+	items, _, err := logs.Read([]string{"../testdata/payments.csv"}, logs.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestFitBeatsBeforeAndNowInSample(t *testing.T) {
 func TestShippedSchedulesGiveUpAndCapTheStuck(t *testing.T) {
 	nice := giveUpAges()
 	for _, log := range []string{"payments", "deadline", "batch"} {
-		items, _, err := estimate.Read([]string{"../testdata/" + log + ".csv"}, estimate.ReadOptions{})
+		items, _, err := logs.Read([]string{"../testdata/" + log + ".csv"}, logs.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 )
 
 func main() {
@@ -108,7 +109,7 @@ func readOnce(path string) error {
 	start := time.Now()
 	var n int64
 	var sum float64
-	_, err := estimate.Each([]string{path}, estimate.ReadOptions{}, func(it estimate.Item) {
+	_, err := logs.Each([]string{path}, logs.Options{}, func(it estimate.Item) {
 		n++
 		sum += it.Age
 	})
@@ -149,23 +150,23 @@ func generate(path string, n int) error {
 		return err
 	}
 	defer os.Remove(tmp)
-	var write func([]estimate.LogRow) error
+	var write func([]logs.Row) error
 	var closeW func() error
 	if strings.HasSuffix(path, ".parquet") {
-		w := estimate.NewParquetWriter(f, false)
+		w := logs.NewParquetWriter(f, false)
 		write, closeW = w.Write, w.Close
 	} else {
-		w := estimate.NewCSVWriter(f, false)
+		w := logs.NewCSVWriter(f, false)
 		write, closeW = w.Write, w.Close
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	start := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
 	span := 3 * 24 * time.Hour
 	const chunk = 1 << 20
-	buf := make([]estimate.LogRow, 0, chunk)
+	buf := make([]logs.Row, 0, chunk)
 	for i := 0; i < n; i++ {
 		created := start.Add(time.Duration(float64(span) * float64(i) / float64(n))).Truncate(time.Millisecond)
-		row := estimate.LogRow{Created: created, Status: "settled"}
+		row := logs.Row{Created: created, Status: "settled"}
 		age := payAge(rng)
 		switch u := rng.Float64(); {
 		case u < 0.03:

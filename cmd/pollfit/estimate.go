@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/spf13/pflag"
 )
@@ -165,7 +166,7 @@ type summary struct {
 	warnings []string
 }
 
-func summarize(acc *estimate.Accumulator, st estimate.ReadStats, qs []float64, atKeys []string, ages []float64) *summary {
+func summarize(acc *estimate.Accumulator, st logs.Stats, qs []float64, atKeys []string, ages []float64) *summary {
 	s := acc.Survival()
 	d := estimate.Density(s, estimate.DensityOptions{})
 	sum := &summary{qs: qs, atKeys: atKeys, dist: d, ci: map[string][2]float64{}, warnings: d.Warnings}

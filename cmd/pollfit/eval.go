@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/spf13/pflag"
@@ -203,7 +203,7 @@ func printEvalJSON(e *env, horizon time.Duration, ms []fit.Row) error {
 	return enc.Encode(out)
 }
 
-func printEvalTable(e *env, ms []fit.Row, stats estimate.ReadStats, g *fit.GiveUp) {
+func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
 	fmt.Fprintf(e.stdout, "%d items: %d final, %d pending", stats.Final+stats.Pending, stats.Final, stats.Pending)
 	if n := skippedTotal(stats); n > 0 {
 		fmt.Fprintf(e.stdout, ", %d rows skipped", n)
@@ -241,7 +241,7 @@ func printEvalTable(e *env, ms []fit.Row, stats estimate.ReadStats, g *fit.GiveU
 	}
 }
 
-func skippedTotal(stats estimate.ReadStats) int64 {
+func skippedTotal(stats logs.Stats) int64 {
 	var n int64
 	for _, c := range stats.Skipped {
 		n += c

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 )
 
 // writeFineHistogram bins the items of a log by age into bins of
@@ -78,7 +79,7 @@ func evalJSON(t *testing.T, args ...string) map[string]any {
 // item count shows that each bin counts its items.
 func TestEvalHistogramMatchesLog(t *testing.T) {
 	const log = "../../testdata/payments.csv"
-	items, _, err := estimate.Read([]string{log}, estimate.ReadOptions{})
+	items, _, err := logs.Read([]string{log}, logs.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/internal/loggen"
 	"github.com/spf13/pflag"
 )
@@ -50,15 +50,15 @@ after that are pending in the log.`,
 				if *n < 1 || *n > maxGenRows {
 					return usagef("gen: --rows must be from 1 to %d, not %d", maxGenRows, *n)
 				}
-				var write func(io.Writer, []estimate.LogRow) error
+				var write func(io.Writer, []logs.Row) error
 				switch strings.ToLower(*format) {
 				case "csv":
-					write = estimate.WriteCSV
+					write = logs.WriteCSV
 				case "parquet":
 					if *out == "" || *out == "-" {
 						return usagef("gen: parquet output needs -o FILE")
 					}
-					write = estimate.WriteParquet
+					write = logs.WriteParquet
 				default:
 					return usagef("gen: unknown --format %q (csv or parquet)", *format)
 				}

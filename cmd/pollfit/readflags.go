@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/spf13/pflag"
 )
 
 // readFlags are the flags of the commands that read logs (eval, estimate,
-// fit), bound by addReadFlags and turned into estimate.ReadOptions by
+// fit), bound by addReadFlags and turned into logs.Options by
 // options.
 type readFlags struct {
 	created, settled, duration, status, signal string
@@ -42,15 +43,15 @@ func addReadFlags(fs *pflag.FlagSet) *readFlags {
 	fs.StringVar(&r.observedAt, "observed-at", "", "when pending items were last seen (default: the latest timestamp in the input)")
 	fs.BoolVar(&r.skipBad, "skip-bad", false, "skip bad rows, counting them by reason, instead of stopping at the first")
 	fs.BoolVar(&r.histogram, "histogram", false, "inputs are histograms with columns lo_s,hi_s,final,pending")
-	fs.IntVar(&r.maxLine, "max-line", estimate.DefaultMaxLine, "longest CSV line in bytes (a longer one is an error)")
+	fs.IntVar(&r.maxLine, "max-line", logs.DefaultMaxLine, "longest CSV line in bytes (a longer one is an error)")
 	fs.BoolVarP(&r.quiet, "quiet", "q", false, "no progress and no warnings on stderr")
 	return r
 }
 
 // options turns the flags into read options; a bad flag value is a usage
 // error.
-func (r *readFlags) options() (estimate.ReadOptions, error) {
-	opt := estimate.ReadOptions{
+func (r *readFlags) options() (logs.Options, error) {
+	opt := logs.Options{
 		CreatedCol: r.created, SettledCol: r.settled, DurationCol: r.duration,
 		StatusCol: r.status, SignalCol: r.signal,
 		FinalStatus: r.final, PendingStatus: r.pending,
@@ -123,23 +124,23 @@ func parseObservedAt(s string, loc *time.Location) (time.Time, error) {
 // each reads the logs at paths with the flags' options, showing progress
 // on a terminal and printing the warnings to stderr unless --quiet.
 // A histogram is refused: its items carry weights, which fn would drop.
-func (r *readFlags) each(e *env, paths []string, fn func(estimate.Item)) (estimate.ReadStats, error) {
+func (r *readFlags) each(e *env, paths []string, fn func(estimate.Item)) (logs.Stats, error) {
 	if r.histogram {
 		cmd := "pollfit"
 		if len(e.args) > 0 {
 			cmd = e.args[0]
 		}
-		return estimate.ReadStats{}, usagef("%s: --histogram: %s replays items one by one and would ignore the bins' counts; give the raw log (estimate reads histograms)", cmd, cmd)
+		return logs.Stats{}, usagef("%s: --histogram: %s replays items one by one and would ignore the bins' counts; give the raw log (estimate reads histograms)", cmd, cmd)
 	}
 	return r.eachWeighted(e, paths, func(it estimate.Item, _ float64) { fn(it) })
 }
 
 // eachWeighted is each for inputs that may be histograms (weights) or
 // sketches (their bins, both parts).
-func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, float64)) (estimate.ReadStats, error) {
+func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, float64)) (logs.Stats, error) {
 	if sk, ok, err := readSketches(paths); err != nil || ok {
 		if err != nil {
-			return estimate.ReadStats{}, err
+			return logs.Stats{}, err
 		}
 		for _, p := range []*estimate.SketchPart{&sk.Fit, &sk.HeldOut} {
 			items, ws := p.Bins()
@@ -151,18 +152,18 @@ func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, 
 	}
 	opt, err := r.options()
 	if err != nil {
-		return estimate.ReadStats{}, err
+		return logs.Stats{}, err
 	}
 	var p *progress
 	if !r.quiet && isTerminal(e.stderr) {
 		p = &progress{w: e.stderr, start: time.Now()}
 		opt.Progress = p.update
 	}
-	var st estimate.ReadStats
+	var st logs.Stats
 	if opt.Histogram {
-		st, err = estimate.EachWeighted(paths, opt, fn)
+		st, err = logs.EachWeighted(paths, opt, fn)
 	} else {
-		st, err = estimate.Each(paths, opt, func(it estimate.Item) { fn(it, 1) })
+		st, err = logs.Each(paths, opt, func(it estimate.Item) { fn(it, 1) })
 	}
 	p.clear()
 	if err != nil {
@@ -177,7 +178,7 @@ func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, 
 }
 
 // read collects the items of the logs at paths, as each delivers them.
-func (r *readFlags) read(e *env, paths []string) ([]estimate.Item, estimate.ReadStats, error) {
+func (r *readFlags) read(e *env, paths []string) ([]estimate.Item, logs.Stats, error) {
 	var items []estimate.Item
 	st, err := r.each(e, paths, func(it estimate.Item) { items = append(items, it) })
 	return items, st, err
@@ -186,7 +187,7 @@ func (r *readFlags) read(e *env, paths []string) ([]estimate.Item, estimate.Read
 // readSample collects the logs at paths as a sample: for histograms
 // (--histogram) each bin's items weighted by their counts, else every
 // item once (nil weights).
-func (r *readFlags) readSample(e *env, args []string) (fit.Sample, estimate.ReadStats, error) {
+func (r *readFlags) readSample(e *env, args []string) (fit.Sample, logs.Stats, error) {
 	var smp fit.Sample
 	weighted := r.histogram || (len(args) > 0 && isSketchFile(args[0]))
 	if weighted {
@@ -203,8 +204,8 @@ func (r *readFlags) readSample(e *env, args []string) (fit.Sample, estimate.Read
 
 // sketchStats are what reading a sketch found: its bins as rows, its
 // counts rounded.
-func sketchStats(s *estimate.Sketch, files []string) estimate.ReadStats {
-	st := estimate.ReadStats{Files: files}
+func sketchStats(s *estimate.Sketch, files []string) logs.Stats {
+	st := logs.Stats{Files: files}
 	for _, a := range []*estimate.SketchPart{&s.Fit, &s.HeldOut} {
 		items, _ := a.Bins()
 		st.Rows += int64(len(items))
@@ -217,11 +218,11 @@ func sketchStats(s *estimate.Sketch, files []string) estimate.ReadStats {
 
 // studyInput reads the inputs of a study: a sketch's fitting part, with
 // its held-out part and split set in opt, or a log (the study splits it).
-func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions) (fit.Sample, estimate.ReadStats, error) {
+func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions) (fit.Sample, logs.Stats, error) {
 	sk, ok, err := readSketches(args)
 	if err != nil || !ok {
 		if err != nil {
-			return fit.Sample{}, estimate.ReadStats{}, err
+			return fit.Sample{}, logs.Stats{}, err
 		}
 		return r.readSample(e, args)
 	}

@@ -56,7 +56,7 @@ func TestReadFlagsSenators(t *testing.T) {
 	var stderr bytes.Buffer
 	e := &env{stdout: &bytes.Buffer{}, stderr: &stderr}
 	var final int
-	st, err := rf.each(e, []string{"../../estimate/testdata/read/canadian_senators.csv"}, func(it estimate.Item) {
+	st, err := rf.each(e, []string{"../../estimate/logs/testdata/read/canadian_senators.csv"}, func(it estimate.Item) {
 		if it.Status.Final() {
 			final++
 		}
@@ -67,8 +67,8 @@ func TestReadFlagsSenators(t *testing.T) {
 	if final != 834 || st.Pending != 99 || stderr.Len() != 0 {
 		t.Errorf("final %d, stats %+v, stderr %q", final, st, stderr.String())
 	}
-	_, err = parseReadFlags(t).each(e, []string{"../../estimate/testdata/read/canadian_senators.csv"}, func(estimate.Item) {})
-	if err == nil || !strings.Contains(err.Error(), "read ../../estimate/testdata/read/canadian_senators.csv: missing columns") {
+	_, err = parseReadFlags(t).each(e, []string{"../../estimate/logs/testdata/read/canadian_senators.csv"}, func(estimate.Item) {})
+	if err == nil || !strings.Contains(err.Error(), "read ../../estimate/logs/testdata/read/canadian_senators.csv: missing columns") {
 		t.Errorf("error %v", err)
 	}
 }

@@ -9,12 +9,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
-
-	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/fit/simulate"
+	"github.com/spf13/pflag"
 )
 
 func init() {
@@ -183,7 +182,7 @@ func simDuration(flag, s string) (time.Duration, error) {
 
 // logArrivals reads the creation times of a log, from its first.
 func logArrivals(e *env, path string) ([]time.Duration, error) {
-	items, _, err := estimate.Read([]string{path}, estimate.ReadOptions{})
+	items, _, err := logs.Read([]string{path}, logs.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("simulate: --arrivals-log: %v", err)
 	}
@@ -209,7 +208,7 @@ func logArrivals(e *env, path string) ([]time.Duration, error) {
 
 // logAnswers reads the settle times of the final items of a log.
 func logAnswers(e *env, path string) ([]time.Duration, error) {
-	items, _, err := estimate.Read([]string{path}, estimate.ReadOptions{})
+	items, _, err := logs.Read([]string{path}, logs.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("simulate: --answer-log: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/internal/loggen"
 )
@@ -55,7 +56,7 @@ func testLog(t *testing.T, dir string, n int) string {
 	}
 	file := filepath.Join(dir, "log.csv")
 	var buf bytes.Buffer
-	if err := estimate.WriteCSV(&buf, rows); err != nil {
+	if err := logs.WriteCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(file, buf.Bytes(), 0o666); err != nil {
@@ -71,7 +72,7 @@ func ownSketch(t *testing.T, file string) *estimate.Sketch {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := estimate.EachWeighted([]string{file}, estimate.ReadOptions{SkipBad: true}, s.Add)
+	st, err := logs.EachWeighted([]string{file}, logs.Options{SkipBad: true}, s.Add)
 	if err != nil {
 		t.Fatal(err)
 	}

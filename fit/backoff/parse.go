@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 var parseDuration = schedule.ParseDuration
@@ -30,23 +31,23 @@ type arg struct {
 func Parse(spec string) (Strategy, error) {
 	m := specRE.FindStringSubmatch(spec)
 	if m == nil {
-		return nil, fmt.Errorf("strategy %q: want name(arguments), e.g. exponential(initial=100ms, factor=2, max=20s)", clipSpec(spec))
+		return nil, fmt.Errorf("strategy %q: want name(arguments), e.g. exponential(initial=100ms, factor=2, max=20s)", quote.Clip(spec))
 	}
 	name := strings.ToLower(m[1])
 	args, err := splitArgs(m[2])
 	if err != nil {
-		return nil, fmt.Errorf("strategy %q: %v", clipSpec(spec), err)
+		return nil, fmt.Errorf("strategy %q: %v", quote.Clip(spec), err)
 	}
 	st, err := build(name, args)
 	if err != nil {
-		return nil, fmt.Errorf("strategy %q: %v", clipSpec(spec), err)
+		return nil, fmt.Errorf("strategy %q: %v", quote.Clip(spec), err)
 	}
 	for _, a := range args {
 		if !a.used {
 			if a.key == "" {
-				return nil, fmt.Errorf("strategy %q: %s takes no argument %q here", clipSpec(spec), name, clipSpec(a.val))
+				return nil, fmt.Errorf("strategy %q: %s takes no argument %q here", quote.Clip(spec), name, quote.Clip(a.val))
 			}
-			return nil, fmt.Errorf("strategy %q: %s takes no option %q", clipSpec(spec), name, clipSpec(a.key))
+			return nil, fmt.Errorf("strategy %q: %s takes no option %q", quote.Clip(spec), name, quote.Clip(a.key))
 		}
 	}
 	return st, nil
@@ -64,7 +65,7 @@ func splitArgs(s string) ([]*arg, error) {
 			return nil, fmt.Errorf("argument %d is empty", i+1)
 		}
 		if strings.ContainsAny(part, "()") {
-			return nil, fmt.Errorf("argument %d %q: unexpected parenthesis", i+1, clipSpec(part))
+			return nil, fmt.Errorf("argument %d %q: unexpected parenthesis", i+1, quote.Clip(part))
 		}
 		a := &arg{val: part}
 		if k, v, ok := strings.Cut(part, "="); ok {
@@ -72,7 +73,7 @@ func splitArgs(s string) ([]*arg, error) {
 			a.val = strings.TrimSpace(v)
 			named = true
 		} else if named {
-			return nil, fmt.Errorf("positional argument %q after a key=value one", clipSpec(part))
+			return nil, fmt.Errorf("positional argument %q after a key=value one", quote.Clip(part))
 		}
 		out = append(out, a)
 	}
@@ -107,7 +108,7 @@ func build(name string, args []*arg) (Strategy, error) {
 		b = WebhookExponential()
 		return buildNative(b, args, "base", "max")
 	}
-	return nil, fmt.Errorf("unknown strategy %q (want constant, linear, exponential, fibonacci, table, webhook, webhook-exponential, LILD, LIMD, MILD, MIMD or perl.NAME)", clipSpec(name))
+	return nil, fmt.Errorf("unknown strategy %q (want constant, linear, exponential, fibonacci, table, webhook, webhook-exponential, LILD, LIMD, MILD, MIMD or perl.NAME)", quote.Clip(name))
 }
 
 // buildNative fills b from the arguments; positional ones take the keys
@@ -160,7 +161,7 @@ func (b *Backoff) set(key, val string) error {
 	f := func(p *float64) error {
 		x, err := strconv.ParseFloat(val, 64)
 		if err != nil {
-			return fmt.Errorf("%s: %q is not a number", key, clipSpec(val))
+			return fmt.Errorf("%s: %q is not a number", key, quote.Clip(val))
 		}
 		*p = x
 		return nil
@@ -188,7 +189,7 @@ func (b *Backoff) set(key, val string) error {
 	case "attempts":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 {
-			return fmt.Errorf("attempts: %q is not a whole number ≥ 0", clipSpec(val))
+			return fmt.Errorf("attempts: %q is not a whole number ≥ 0", quote.Clip(val))
 		}
 		b.Attempts = n
 		return nil
@@ -227,7 +228,7 @@ func ParseJitter(s string) (Jitter, error) {
 	}
 	f, err := strconv.ParseFloat(num, 64)
 	if err != nil {
-		return Jitter{}, fmt.Errorf("jitter %q: want none, full, equal, decorrelated, a factor such as 0.25, grpc, grpc:F or plus:F", clipSpec(s))
+		return Jitter{}, fmt.Errorf("jitter %q: want none, full, equal, decorrelated, a factor such as 0.25, grpc, grpc:F or plus:F", quote.Clip(s))
 	}
 	j := Jitter{Kind: kind, Factor: f}
 	if f == 0 {
@@ -264,12 +265,4 @@ func buildPerl(alg Algorithm, args []*arg) (Strategy, error) {
 		}
 	}
 	return p, p.Check()
-}
-
-// clipSpec cuts a strategy spec to 200 bytes for an error message.
-func clipSpec(spec string) string {
-	if len(spec) > 200 {
-		return spec[:200] + "..."
-	}
-	return spec
 }

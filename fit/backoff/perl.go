@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // Algorithm is one of the strategies of Perl's Algorithm::Backoff.
@@ -38,7 +40,7 @@ func ParseAlgorithm(name string) (Algorithm, error) {
 			return Algorithm(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown Algorithm::Backoff strategy %q (want one of %s)", clipSpec(name), strings.Join(algoNames[:], ", "))
+	return 0, fmt.Errorf("unknown Algorithm::Backoff strategy %q (want one of %s)", quote.Clip(name), strings.Join(algoNames[:], ", "))
 }
 
 // Attrs lists the attributes (Perl names) algorithm a accepts; required

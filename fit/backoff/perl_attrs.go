@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // field returns a pointer to the float attribute called name (Perl's
@@ -77,14 +79,14 @@ func (p *Perl) Set(name, value string) error {
 	case "max_attempts":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 0 {
-			return fmt.Errorf("max_attempts: %q is not a whole number ≥ 0", clipSpec(value))
+			return fmt.Errorf("max_attempts: %q is not a whole number ≥ 0", quote.Clip(value))
 		}
 		p.MaxAttempts = n
 		return nil
 	case "consider_actual_delay":
 		b, err := strconv.ParseBool(value)
 		if err != nil {
-			return fmt.Errorf("consider_actual_delay: %q is not a boolean (0 or 1)", clipSpec(value))
+			return fmt.Errorf("consider_actual_delay: %q is not a boolean (0 or 1)", quote.Clip(value))
 		}
 		p.ConsiderActualDelay = b
 		return nil
@@ -124,7 +126,7 @@ func parseSeconds(s string, duration bool) (float64, error) {
 	x, err := strconv.ParseFloat(s, 64)
 	if err == nil {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%q is not a finite number", clipSpec(s))
+			return 0, fmt.Errorf("%q is not a finite number", quote.Clip(s))
 		}
 		return x, nil
 	}
@@ -132,7 +134,7 @@ func parseSeconds(s string, duration bool) (float64, error) {
 		if d, derr := parseDuration(s); derr == nil {
 			return d.Seconds(), nil
 		}
-		return 0, fmt.Errorf("%q is neither a number of seconds nor a duration", clipSpec(s))
+		return 0, fmt.Errorf("%q is neither a number of seconds nor a duration", quote.Clip(s))
 	}
-	return 0, fmt.Errorf("%q is not a number", clipSpec(s))
+	return 0, fmt.Errorf("%q is not a number", quote.Clip(s))
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // MaxAge is the longest duration or age pollfit accepts: 100 years of
@@ -20,13 +22,13 @@ const MaxAge = 100 * 365 * 24 * time.Hour
 func ParseDuration(s string) (time.Duration, error) {
 	d, err := parseDuration(s)
 	if err == nil && d > MaxAge {
-		return 0, fmt.Errorf("duration %q is longer than the maximum %s (100 years)", clipText(s), FormatDuration(MaxAge))
+		return 0, fmt.Errorf("duration %q is longer than the maximum %s (100 years)", quote.Clip(s), FormatDuration(MaxAge))
 	}
 	return d, err
 }
 
 func parseDuration(s string) (time.Duration, error) {
-	q := clipText(s)
+	q := quote.Clip(s)
 	if s == "0" {
 		return 0, nil
 	}
@@ -99,12 +101,4 @@ func FormatDuration(d time.Duration) string {
 		b.WriteString("s")
 	}
 	return b.String()
-}
-
-// clipText cuts input text to 200 bytes for an error message.
-func clipText(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "..."
-	}
-	return s
 }

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 )
 
 // End is the observation time of every generated log.
@@ -152,7 +153,7 @@ func Batch(r *rand.Rand, created time.Time) Outcome {
 
 // Rows generates n log rows from model m with the given seed, sorted by
 // creation time.
-func Rows(m Model, n int, seed uint64) []estimate.LogRow {
+func Rows(m Model, n int, seed uint64) []logs.Row {
 	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	created := make([]time.Time, n)
 	start := End.Add(-Window)
@@ -160,15 +161,15 @@ func Rows(m Model, n int, seed uint64) []estimate.LogRow {
 		created[i] = start.Add(time.Duration(r.Int64N(int64(Window)))).Truncate(time.Millisecond)
 	}
 	sort.Slice(created, func(i, j int) bool { return created[i].Before(created[j]) })
-	rows := make([]estimate.LogRow, n)
+	rows := make([]logs.Row, n)
 	for i, c := range created {
 		rows[i] = row(c, m(r, c))
 	}
 	return rows
 }
 
-func row(c time.Time, o Outcome) estimate.LogRow {
-	lr := estimate.LogRow{Created: c, Status: "pending"}
+func row(c time.Time, o Outcome) logs.Row {
+	lr := logs.Row{Created: c, Status: "pending"}
 	if o.Settle < 0 {
 		return lr
 	}
@@ -190,7 +191,7 @@ func row(c time.Time, o Outcome) estimate.LogRow {
 
 // Items converts generated rows to items as a reader would, censoring
 // pending rows at End.
-func Items(rows []estimate.LogRow) []estimate.Item {
+func Items(rows []logs.Row) []estimate.Item {
 	items := make([]estimate.Item, len(rows))
 	for i, lr := range rows {
 		it := estimate.Item{Created: lr.Created.UnixNano(), Signal: math.NaN(), Status: estimate.Pending, Age: End.Sub(lr.Created).Seconds()}

@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bufio"
@@ -64,10 +64,10 @@ func chunkError(file string, err error) error {
 }
 
 // DefaultMaxLine is the longest CSV line (a whole record, quoted line
-// ends included) read unless ReadOptions.MaxLine says otherwise: 1 MiB.
+// ends included) read unless Options.MaxLine says otherwise: 1 MiB.
 const DefaultMaxLine = 1 << 20
 
-func (o *ReadOptions) maxLine() int {
+func (o *Options) maxLine() int {
 	if o.MaxLine > 0 {
 		return o.MaxLine
 	}

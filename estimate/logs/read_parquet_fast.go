@@ -1,10 +1,11 @@
-package estimate
+package logs
 
 import (
 	"encoding/binary"
 	"math"
 
 	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // fastRows is parquetRows for the common shape — created_at and
@@ -54,18 +55,18 @@ func (c *rowConv) fastRows(cols []*pqCol, n int, b *batch) bool {
 	for k := 0; k < n; k++ {
 		cr, ok1 := cre.at(k)
 		s, ok2 := set.at(k)
-		if !ok1 || !ok2 || cr == NoTime {
+		if !ok1 || !ok2 || cr == estimate.NoTime {
 			return undo()
 		}
-		it := Item{Created: cr, Signal: math.NaN(), Status: Settled}
-		final := s != NoTime
+		it := estimate.Item{Created: cr, Signal: math.NaN(), Status: estimate.Settled}
+		final := s != estimate.NoTime
 		if sts != nil && sts[k] != 0 {
-			it.Status = Status(sts[k] - 1)
-			if it.Status.Final() && s == NoTime {
+			it.Status = estimate.Status(sts[k] - 1)
+			if it.Status.Final() && s == estimate.NoTime {
 				return undo()
 			}
 		}
-		if latest == NoTime || cr > latest {
+		if latest == estimate.NoTime || cr > latest {
 			latest = cr
 		}
 		switch {
@@ -83,9 +84,9 @@ func (c *rowConv) fastRows(cols []*pqCol, n int, b *batch) bool {
 			if c.observed < cr || !ok {
 				return undo()
 			}
-			it.Status, it.Age = Pending, age
+			it.Status, it.Age = estimate.Pending, age
 		default:
-			it.Status = Pending
+			it.Status = estimate.Pending
 			b.deferred = append(b.deferred, it)
 			continue
 		}
@@ -118,12 +119,12 @@ func newTimeCursor(p *pqCol) (timeCursor, bool) {
 	return timeCursor{p: p, lim: math.MaxInt64 / p.unit}, true
 }
 
-// at returns row k as Unix ns (NoTime for null), or false if the value
+// at returns row k as Unix ns (estimate.NoTime for null), or false if the value
 // is out of range.
 func (t *timeCursor) at(k int) (int64, bool) {
 	p := t.p
 	if p.maxDef > 0 && p.defs[k] < p.maxDef {
-		return NoTime, true
+		return estimate.NoTime, true
 	}
 	v := p.i64[t.j]
 	t.j++
@@ -133,7 +134,7 @@ func (t *timeCursor) at(k int) (int64, bool) {
 	return v * p.unit, true
 }
 
-// statusCodes returns Status+1 for each row, 0 for an empty status, or
+// statusCodes returns estimate.Status+1 for each row, 0 for an empty status, or
 // false at an unknown one.
 func (c *rowConv) statusCodes(p *pqCol, n int) ([]uint8, bool) {
 	out := grow(c.fast.sts, int64(n))
@@ -172,7 +173,7 @@ func (c *rowConv) dictCodes(p *pqCol, out []uint8) ([]uint8, bool) {
 		code := uint8(0)
 		if len(s) > 0 {
 			code = unknown
-			if st, ok := c.status.lookup(s); ok && int(st) < unknown-1 {
+			if st, ok := c.status.Lookup(s); ok && int(st) < unknown-1 {
 				code = uint8(st) + 1
 			}
 		}

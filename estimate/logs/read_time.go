@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bytes"
@@ -117,7 +117,7 @@ func (p *timeParser) epoch(b []byte) (int64, error) {
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, errors.New("bad epoch number " + quote(string(b)))
+		return 0, errors.New("bad epoch number " + quoted(string(b)))
 	}
 	ns := f * p.unitNS
 	if ns >= math.MaxInt64 || ns <= math.MinInt64 {
@@ -177,7 +177,7 @@ func (p *timeParser) slow(s string) (int64, error) {
 	if p.layout != "" {
 		t, err := time.ParseInLocation(p.layout, s, loc)
 		if err != nil {
-			return 0, errors.New("bad timestamp " + quote(s) + " for layout " + strconv.Quote(p.layout))
+			return 0, errors.New("bad timestamp " + quoted(s) + " for layout " + strconv.Quote(p.layout))
 		}
 		return unixNano(t)
 	}
@@ -186,7 +186,7 @@ func (p *timeParser) slow(s string) (int64, error) {
 			return unixNano(t)
 		}
 	}
-	return 0, errors.New("bad timestamp " + quote(s) + " (want RFC 3339, \"2006-01-02 15:04:05\", an epoch number, or set the time format)")
+	return 0, errors.New("bad timestamp " + quoted(s) + " (want RFC 3339, \"2006-01-02 15:04:05\", an epoch number, or set the time format)")
 }
 
 func unixNano(t time.Time) (int64, error) {
@@ -370,7 +370,7 @@ func parseDuration(b []byte) (float64, error) {
 	if err != nil {
 		d, derr := time.ParseDuration(string(b))
 		if derr != nil {
-			return 0, errors.New("bad duration " + quote(string(b)) + " (want seconds or a Go duration like 1.5s)")
+			return 0, errors.New("bad duration " + quoted(string(b)) + " (want seconds or a Go duration like 1.5s)")
 		}
 		f = d.Seconds()
 	}

@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // readBenchLog writes a 200 000-row log in format "csv" or "parquet".
@@ -40,7 +42,7 @@ func benchmarkRead(b *testing.B, format string) {
 	var rows int64
 	for b.Loop() {
 		var sum float64
-		st, err := Each([]string{p}, ReadOptions{}, func(it Item) { sum += it.Age })
+		st, err := Each([]string{p}, Options{}, func(it estimate.Item) { sum += it.Age })
 		if err != nil {
 			b.Fatal(err)
 		}

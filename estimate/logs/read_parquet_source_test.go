@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func TestParquetHugePageHeader(t *testing.T) {
 		os.WriteFile(p, data, 0o644)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, _, err := Read([]string{p}, ReadOptions{})
+		_, _, err := Read([]string{p}, Options{})
 		runtime.ReadMemStats(&after)
 		if err == nil || !strings.Contains(err.Error(), "huge.parquet: row group 0: column created_at: corrupt page header: a ") {
 			t.Errorf("field %d: got %v", field, err)

@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/schema"
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // parquetBatch is how many rows are decoded at a time.
@@ -297,15 +298,15 @@ func (p *pqCol) statusText(buf []byte) []byte {
 // repeat a few dictionary values.
 type statusCache struct {
 	text []byte
-	st   Status
+	st   estimate.Status
 	ok   bool
 }
 
-func (c *rowConv) lookupCached(sc *statusCache, s []byte) (Status, bool) {
+func (c *rowConv) lookupCached(sc *statusCache, s []byte) (estimate.Status, bool) {
 	if sc.ok && bytes.Equal(sc.text, s) {
 		return sc.st, true
 	}
-	st, ok := c.status.lookup(s)
+	st, ok := c.status.Lookup(s)
 	if ok {
 		sc.text = append(sc.text[:0], s...)
 		sc.st, sc.ok = st, true

@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"errors"
@@ -9,9 +9,11 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
-// ReadOptions say how to read settle-time logs. The zero value reads the
+// Options say how to read settle-time logs. The zero value reads the
 // default columns with automatic timestamps in UTC.
 //
 // A log is CSV (with a header row) or Parquet and gives for each item
@@ -23,7 +25,7 @@ import (
 // settled_at (or duration) is pending and every other row settled. A
 // pending row is right-censored: at its settled_at time (or its duration)
 // when it has one, otherwise at ObservedAt.
-type ReadOptions struct {
+type Options struct {
 	// Column names, matched case-insensitively after trimming spaces.
 	// Defaults: "created_at", "settled_at", "duration", "status" and
 	// "signal" (or "signal_at"). The signal column is optional and holds
@@ -58,7 +60,7 @@ type ReadOptions struct {
 	// delivered after all others.
 	ObservedAt time.Time
 	// SkipBad skips bad rows, counting them by reason in
-	// ReadStats.Skipped, instead of failing at the first.
+	// Stats.Skipped, instead of failing at the first.
 	SkipBad bool
 	// MaxLine is the longest CSV line, in bytes, a record spanning
 	// several lines counted whole; a longer one is an error (it cannot
@@ -73,8 +75,8 @@ type ReadOptions struct {
 	Progress func(done, total int64)
 }
 
-// ReadStats describe what a read found.
-type ReadStats struct {
+// Stats describe what a read found.
+type Stats struct {
 	// Rows is the number of data rows read (histogram rows for a
 	// histogram), Items the number of items delivered, Final and Pending
 	// the items by status (for a histogram the summed counts, rounded).
@@ -108,17 +110,17 @@ type ReadStats struct {
 // rows, and when every item is pending (nothing to fit); fn may have been
 // called before an error is returned. Without SkipBad the first bad row is
 // the error, a *RowError.
-func Each(paths []string, opt ReadOptions, fn func(Item)) (ReadStats, error) {
+func Each(paths []string, opt Options, fn func(estimate.Item)) (Stats, error) {
 	if opt.Histogram {
-		return ReadStats{}, errors.New("histogram input carries weights: read it with EachWeighted")
+		return Stats{}, errors.New("histogram input carries weights: read it with EachWeighted")
 	}
-	return EachWeighted(paths, opt, func(it Item, _ float64) { fn(it) })
+	return EachWeighted(paths, opt, func(it estimate.Item, _ float64) { fn(it) })
 }
 
 // Read collects the items of the logs at paths, as Each delivers them.
-func Read(paths []string, opt ReadOptions) ([]Item, ReadStats, error) {
-	var items []Item
-	st, err := Each(paths, opt, func(it Item) { items = append(items, it) })
+func Read(paths []string, opt Options) ([]estimate.Item, Stats, error) {
+	var items []estimate.Item
+	st, err := Each(paths, opt, func(it estimate.Item) { items = append(items, it) })
 	return items, st, err
 }
 
@@ -128,15 +130,15 @@ func Read(paths []string, opt ReadOptions) ([]Item, ReadStats, error) {
 // lo > 0 and hi/2 when lo = 0: a settled item weighted by final, then a
 // pending one weighted by pending (zero counts give no item). An open last
 // bin (hi empty or "inf") may hold only pending counts, censored at lo.
-func EachWeighted(paths []string, opt ReadOptions, fn func(it Item, w float64)) (ReadStats, error) {
+func EachWeighted(paths []string, opt Options, fn func(it estimate.Item, w float64)) (Stats, error) {
 	r, err := newReader(opt, fn)
 	if err != nil {
-		return ReadStats{}, err
+		return Stats{}, err
 	}
 	defer r.close()
 	files, err := expandPaths(paths)
 	if err != nil {
-		return ReadStats{}, err
+		return Stats{}, err
 	}
 	r.total = totalSize(files)
 	for _, f := range files {
@@ -266,10 +268,10 @@ func totalSize(files []string) int64 {
 var pendingSpill = 1 << 20
 
 // finish delivers the deferred pending items and checks the totals.
-func (r *reader) finish() (ReadStats, error) {
+func (r *reader) finish() (Stats, error) {
 	st := &r.stats
 	obs := r.observed
-	if !r.fixedObs && r.maxTime != NoTime {
+	if !r.fixedObs && r.maxTime != estimate.NoTime {
 		obs = r.maxTime
 		st.ObservedAt = time.Unix(0, obs).UTC()
 	}
@@ -292,11 +294,11 @@ func (r *reader) finish() (ReadStats, error) {
 }
 
 // deliverDeferred delivers the pending items censored at obs.
-// A pending item older than MaxAge by then is skipped under SkipBad and
+// A pending item older than estimate.MaxAge by then is skipped under SkipBad and
 // an error otherwise (the row is long gone, so the error has no line).
 func (r *reader) deliverDeferred(obs int64) error {
 	var old error
-	deliver := func(it Item) {
+	deliver := func(it estimate.Item) {
 		age, ok := ageBetween(it.Created, obs)
 		switch {
 		case ok:
@@ -324,7 +326,7 @@ func (r *reader) deliverDeferred(obs int64) error {
 }
 
 // deliver hands an item to the callback and counts it.
-func (r *reader) deliver(it Item, w float64) {
+func (r *reader) deliver(it estimate.Item, w float64) {
 	st := &r.stats
 	st.Items++
 	if r.weighted {
@@ -339,7 +341,7 @@ func (r *reader) deliver(it Item, w float64) {
 	} else {
 		st.Pending++
 	}
-	if it.Created == NoTime {
+	if it.Created == estimate.NoTime {
 		r.noCreated++
 	}
 	r.fn(it, w)
@@ -348,7 +350,7 @@ func (r *reader) deliver(it Item, w float64) {
 // deferItem keeps a pending item censored at the default ObservedAt, in
 // blocks so that no slice is ever copied, spilling to a temporary file
 // past pendingSpill items.
-func (r *reader) deferItem(it Item) error {
+func (r *reader) deferItem(it estimate.Item) error {
 	n := len(r.deferred)
 	if n > 0 && len(r.deferred[n-1]) < cap(r.deferred[n-1]) {
 		r.deferred[n-1] = append(r.deferred[n-1], it)
@@ -371,7 +373,7 @@ func (r *reader) deferItem(it Item) error {
 		r.deferred[0] = append(r.deferred[0][:0], it)
 		return nil
 	}
-	blk := make([]Item, 1, deferBlock)
+	blk := make([]estimate.Item, 1, deferBlock)
 	blk[0] = it
 	r.deferred = append(r.deferred, blk)
 	return nil

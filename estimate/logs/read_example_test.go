@@ -1,4 +1,4 @@
-package estimate_test
+package logs_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 )
 
 // Each streams the items of a log; a pending row without a settle time
@@ -19,7 +20,7 @@ func ExampleEach() {
 2026-03-01T12:00:01Z,2026-03-01T12:00:31Z,failed
 2026-03-01T12:00:20Z,,pending
 `), 0o644)
-	st, err := estimate.Each([]string{path}, estimate.ReadOptions{}, func(it estimate.Item) {
+	st, err := logs.Each([]string{path}, logs.Options{}, func(it estimate.Item) {
 		fmt.Printf("%-8v %5.1f s\n", it.Status, it.Age)
 	})
 	if err != nil {
@@ -36,8 +37,8 @@ func ExampleEach() {
 
 // A boolean event column maps to statuses with FinalStatus and
 // PendingStatus (the CLI's --final-status True --pending-status False).
-func ExampleReadOptions_booleanEvent() {
-	_, st, err := estimate.Read([]string{"testdata/read/canadian_senators.csv"}, estimate.ReadOptions{
+func ExampleOptions_booleanEvent() {
+	_, st, err := logs.Read([]string{"testdata/read/canadian_senators.csv"}, logs.Options{
 		CreatedCol: "start_date", SettledCol: "end_date", StatusCol: "observed",
 		FinalStatus: []string{"True"}, PendingStatus: []string{"False"},
 	})

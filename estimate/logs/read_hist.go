@@ -1,8 +1,10 @@
-package estimate
+package logs
 
 import (
 	"math"
 	"strconv"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // histRow turns one histogram row lo_s,hi_s,final,pending into up to two
@@ -36,18 +38,18 @@ func (c *rowConv) histRow(f [][]byte, line int, b *batch) {
 	if b.weights == nil {
 		b.weights = make([]float64, len(b.items), cap(b.items))
 	}
-	add := func(s Status, w float64) {
+	add := func(s estimate.Status, w float64) {
 		if w > 0 {
-			b.items = append(b.items, Item{Age: mid, Status: s, Created: NoTime, Signal: math.NaN()})
+			b.items = append(b.items, estimate.Item{Age: mid, Status: s, Created: estimate.NoTime, Signal: math.NaN()})
 			b.weights = append(b.weights, w)
 		}
 	}
-	add(Settled, final)
-	add(Pending, pending)
+	add(estimate.Settled, final)
+	add(estimate.Pending, pending)
 }
 
 // bin reads a row's bin [lo, hi], hi +Inf for an open bin; both are
-// ages, at most MaxAge.
+// ages, at most estimate.MaxAge.
 func (c *rowConv) bin(f [][]byte, line int, b *batch) (lo, hi float64, ok bool) {
 	l := c.l
 	lo, err := strconv.ParseFloat(string(trim(f[l.lo])), 64)

@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bufio"
@@ -11,27 +11,29 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // reader is the state of one call to EachWeighted.
 type reader struct {
-	opt       ReadOptions
-	fn        func(Item, float64)
+	opt       Options
+	fn        func(estimate.Item, float64)
 	tp        *timeParser // template; workers copy it
-	status    *statusTable
+	status    *estimate.StatusWords
 	observed  int64 // ObservedAt in Unix ns when fixedObs
 	fixedObs  bool
-	maxTime   int64 // latest timestamp seen, NoTime if none
-	stats     ReadStats
+	maxTime   int64 // latest timestamp seen, estimate.NoTime if none
+	stats     Stats
 	weighted  bool
-	deferred  [][]Item // blocks of deferBlock items
+	deferred  [][]estimate.Item // blocks of deferBlock items
 	spill     *spill
 	noCreated int64
 	total     int64 // input bytes, for Progress
 	done      int64
 }
 
-func newReader(opt ReadOptions, fn func(Item, float64)) (*reader, error) {
+func newReader(opt Options, fn func(estimate.Item, float64)) (*reader, error) {
 	tp, err := newTimeParser(opt.TimeFormat, opt.TimeUnit, opt.Location)
 	if err != nil {
 		return nil, err
@@ -40,8 +42,8 @@ func newReader(opt ReadOptions, fn func(Item, float64)) (*reader, error) {
 		opt.Delimiter == '\n' || opt.Delimiter == '\r') {
 		return nil, fmt.Errorf("delimiter %q: must be one ASCII character other than a quote or line end", opt.Delimiter)
 	}
-	r := &reader{opt: opt, fn: fn, tp: tp, maxTime: NoTime,
-		status: newStatusTable(opt.FinalStatus, opt.PendingStatus)}
+	r := &reader{opt: opt, fn: fn, tp: tp, maxTime: estimate.NoTime,
+		status: estimate.NewStatusWords(opt.FinalStatus, opt.PendingStatus)}
 	if !opt.ObservedAt.IsZero() {
 		ns, err := unixNano(opt.ObservedAt)
 		if err != nil {
@@ -132,7 +134,7 @@ func (r *reader) merge(b *batch) error {
 		}
 	}
 	r.stats.Rows += b.rows
-	if b.maxTime != NoTime && (r.maxTime == NoTime || b.maxTime > r.maxTime) {
+	if b.maxTime != estimate.NoTime && (r.maxTime == estimate.NoTime || b.maxTime > r.maxTime) {
 		r.maxTime = b.maxTime
 	}
 	for k, n := range b.skipped {
@@ -159,7 +161,7 @@ func newSpill() (*spill, error) {
 	return &spill{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
 }
 
-func (s *spill) write(items []Item) error {
+func (s *spill) write(items []estimate.Item) error {
 	var b [16]byte
 	for _, it := range items {
 		binary.LittleEndian.PutUint64(b[:8], uint64(it.Created))
@@ -171,7 +173,7 @@ func (s *spill) write(items []Item) error {
 	return nil
 }
 
-func (s *spill) each(fn func(Item)) error {
+func (s *spill) each(fn func(estimate.Item)) error {
 	if err := s.w.Flush(); err != nil {
 		return fmt.Errorf("spill pending items: %v", err)
 	}
@@ -186,7 +188,7 @@ func (s *spill) each(fn func(Item)) error {
 		} else if err != nil {
 			return fmt.Errorf("read spilled pending items: %v", err)
 		}
-		fn(Item{Status: Pending, Created: int64(binary.LittleEndian.Uint64(b[:8])),
+		fn(estimate.Item{Status: estimate.Pending, Created: int64(binary.LittleEndian.Uint64(b[:8])),
 			Signal: math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))})
 	}
 }

@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bytes"
@@ -8,12 +8,14 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // readFuzzCheck reads the file at p and checks what any read must hold.
-func readFuzzCheck(t *testing.T, p string, opt ReadOptions) {
+func readFuzzCheck(t *testing.T, p string, opt Options) {
 	var n, final int64
-	st, err := Each([]string{p}, opt, func(it Item) {
+	st, err := Each([]string{p}, opt, func(it estimate.Item) {
 		n++
 		if it.Status.Final() {
 			final++
@@ -41,7 +43,7 @@ func FuzzReadCSV(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		opt := ReadOptions{SkipBad: mode&8 != 0}
+		opt := Options{SkipBad: mode&8 != 0}
 		if mode&1 != 0 {
 			opt.Delimiter = ';'
 		}
@@ -53,7 +55,7 @@ func FuzzReadCSV(f *testing.F) {
 		}
 		if mode&4 != 0 {
 			opt.Histogram = true
-			EachWeighted([]string{p}, opt, func(it Item, w float64) {
+			EachWeighted([]string{p}, opt, func(it estimate.Item, w float64) {
 				if math.IsNaN(it.Age) || it.Age < 0 || it.Age > maxAgeSeconds || !(w > 0) || w > MaxCount || w != math.Trunc(w) {
 					t.Fatalf("histogram item %+v weight %v", it, w)
 				}
@@ -61,31 +63,6 @@ func FuzzReadCSV(f *testing.F) {
 			return
 		}
 		readWatchdog(t, func() { readFuzzCheck(t, p, opt) })
-	})
-}
-
-// FuzzParseModel: a model spec parses or fails with a ModelError; a
-// parsed one draws ages within MaxAge.
-func FuzzParseModel(f *testing.F) {
-	for _, s := range []string{"lognormal(median=12s, sigma=0.5)", "0.3*point(at=1s) + 0.7*exponential(mean=2m)", "0.1*never + gamma(shape=2, scale=1d)", "uniform(min=0, max=1e300d)"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, spec string) {
-		m, err := ParseModel(spec)
-		if err != nil {
-			if _, ok := err.(*ModelError); !ok {
-				t.Fatalf("%q: %T %v", spec, err, err)
-			}
-			if len(err.Error()) > 2000 { // 200 bytes quoted, the window, the caret
-				t.Fatalf("error of %d bytes", len(err.Error()))
-			}
-			return
-		}
-		for _, it := range m.Items(20, 1, math.Inf(1)) {
-			if math.IsNaN(it.Age) || it.Age < 0 || it.Age > maxAgeSeconds {
-				t.Fatalf("%q drew %+v", spec, it)
-			}
-		}
 	})
 }
 
@@ -103,7 +80,7 @@ func FuzzReadParquet(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		readWatchdog(t, func() { readFuzzCheck(t, p, ReadOptions{}) })
+		readWatchdog(t, func() { readFuzzCheck(t, p, Options{}) })
 	})
 }
 
@@ -127,7 +104,7 @@ func TestReadCorruptParquet(t *testing.T) {
 	} {
 		p := filepath.Join(dir, name+".parquet")
 		os.WriteFile(p, data, 0o644)
-		_, _, err := Read([]string{p}, ReadOptions{})
+		_, _, err := Read([]string{p}, Options{})
 		if err == nil {
 			t.Errorf("%s: read without error", name)
 			continue

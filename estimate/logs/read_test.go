@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // readWrite writes text to a file named name in a temporary folder and
@@ -23,7 +25,7 @@ func readWrite(t testing.TB, name, text string) string {
 }
 
 // readText reads a CSV text given as a file called name.
-func readText(t testing.TB, name, text string, opt ReadOptions) ([]Item, ReadStats, error) {
+func readText(t testing.TB, name, text string, opt Options) ([]estimate.Item, Stats, error) {
 	t.Helper()
 	return Read([]string{readWrite(t, name, text)}, opt)
 }
@@ -36,45 +38,45 @@ func TestReadBadInputs(t *testing.T) {
 	const ok = "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,settled\n"
 	for _, tc := range []struct {
 		name, text string
-		opt        ReadOptions
+		opt        Options
 		want       string // the error text after the temporary folder
 	}{
-		{"order", h + ok + "2026-01-01T00:00:05Z,2026-01-01T00:00:01Z,settled\n", ReadOptions{},
+		{"order", h + ok + "2026-01-01T00:00:05Z,2026-01-01T00:00:01Z,settled\n", Options{},
 			"p.csv:3:2: column settled_at: settled_at before created_at"},
-		{"bad created", h + ok + "yesterday,2026-01-01T00:00:01Z,settled\n", ReadOptions{},
+		{"bad created", h + ok + "yesterday,2026-01-01T00:00:01Z,settled\n", Options{},
 			`p.csv:3:1: column created_at: bad timestamp "yesterday"`},
-		{"bad month", h + "2026-13-01T00:00:00Z,2026-01-01T00:00:01Z,settled\n", ReadOptions{},
+		{"bad month", h + "2026-13-01T00:00:00Z,2026-01-01T00:00:01Z,settled\n", Options{},
 			`p.csv:2:1: column created_at: bad timestamp "2026-13-01T00:00:00Z"`},
-		{"unknown status", h + ok + "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,weird\n", ReadOptions{},
+		{"unknown status", h + ok + "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,weird\n", Options{},
 			`p.csv:3:3: column status: unknown status "weird"`},
-		{"final without settle", h + "2026-01-01T00:00:00Z,,settled\n", ReadOptions{},
+		{"final without settle", h + "2026-01-01T00:00:00Z,,settled\n", Options{},
 			"p.csv:2:2: column settled_at: empty settled_at for a final status (settled)"},
-		{"field count", h + ok + "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z\n", ReadOptions{},
+		{"field count", h + ok + "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z\n", Options{},
 			"p.csv:3: 2 fields, the header has 3"},
-		{"quote", h + ok + "2026-01-01T00:00:00Z,\"2026-01-01T00:00:01Z\"x,settled\n", ReadOptions{},
+		{"quote", h + ok + "2026-01-01T00:00:00Z,\"2026-01-01T00:00:01Z\"x,settled\n", Options{},
 			"p.csv:3:2: column settled_at: text after the closing quote"},
-		{"negative duration", "duration\n1.5\n-2\n", ReadOptions{}, "p.csv:3:1: column duration: negative duration -2"},
-		{"nan duration", "duration\n1.5\nNaN\n", ReadOptions{}, "p.csv:3:1: column duration: duration NaN is not finite"},
-		{"inf duration", "duration\n+Inf\n", ReadOptions{}, "p.csv:2:1: column duration: duration +Inf is not finite"},
-		{"bad duration", "id,duration\n1,1.5\n2,soon\n", ReadOptions{}, `p.csv:3:2: column duration: bad duration "soon"`},
-		{"missing columns", "id,when\n1,2\n", ReadOptions{},
+		{"negative duration", "duration\n1.5\n-2\n", Options{}, "p.csv:3:1: column duration: negative duration -2"},
+		{"nan duration", "duration\n1.5\nNaN\n", Options{}, "p.csv:3:1: column duration: duration NaN is not finite"},
+		{"inf duration", "duration\n+Inf\n", Options{}, "p.csv:2:1: column duration: duration +Inf is not finite"},
+		{"bad duration", "id,duration\n1,1.5\n2,soon\n", Options{}, `p.csv:3:2: column duration: bad duration "soon"`},
+		{"missing columns", "id,when\n1,2\n", Options{},
 			"p.csv: missing columns: need created_at and settled_at, or duration (header has: id, when)"},
-		{"named column absent", h + ok, ReadOptions{StatusCol: "state"},
+		{"named column absent", h + ok, Options{StatusCol: "state"},
 			`p.csv: no column "state" (header has: created_at, settled_at, status)`},
-		{"empty", "", ReadOptions{}, "p.csv: empty file (no header)"},
-		{"header only", h, ReadOptions{}, "empty input: no data rows in"},
-		{"all pending", h + "2026-01-01T00:00:00Z,,pending\n2026-01-01T00:00:03Z,,\n", ReadOptions{},
+		{"empty", "", Options{}, "p.csv: empty file (no header)"},
+		{"header only", h, Options{}, "empty input: no data rows in"},
+		{"all pending", h + "2026-01-01T00:00:00Z,,pending\n2026-01-01T00:00:03Z,,\n", Options{},
 			"nothing to fit: all 2 items are pending"},
 		{"observed before created", h + ok + "2026-01-01T00:00:05Z,,pending\n",
-			ReadOptions{ObservedAt: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC)},
+			Options{ObservedAt: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC)},
 			"p.csv:3:1: column created_at: created_at after the observed-at time"},
 		{"signal before created", "created_at,settled_at,signal_at\n2026-01-01T00:00:05Z,2026-01-01T00:00:06Z,2026-01-01T00:00:01Z\n",
-			ReadOptions{}, "p.csv:2:3: column signal_at: signal_at before created_at"},
-		{"epoch range", "created_at,settled_at\n1700000000000,1700000000001\n", ReadOptions{},
+			Options{}, "p.csv:2:3: column signal_at: signal_at before created_at"},
+		{"epoch range", "created_at,settled_at\n1700000000000,1700000000001\n", Options{},
 			"p.csv:2:1: column created_at: epoch 1700000000000 out of range for time unit s (is the time unit smaller?)"},
-		{"histogram without flag", "lo_s,hi_s,final,pending\n0,1,3,0\n", ReadOptions{}, "looks like a histogram"},
-		{"histogram via Each", "lo_s,hi_s,final,pending\n0,1,3,0\n", ReadOptions{Histogram: true}, "read it with EachWeighted"},
-		{"time layout", h + "01/02/2026 10:00,01/02/2026 10:01,settled\n", ReadOptions{TimeFormat: "2006-01-02"},
+		{"histogram without flag", "lo_s,hi_s,final,pending\n0,1,3,0\n", Options{}, "looks like a histogram"},
+		{"histogram via Each", "lo_s,hi_s,final,pending\n0,1,3,0\n", Options{Histogram: true}, "read it with EachWeighted"},
+		{"time layout", h + "01/02/2026 10:00,01/02/2026 10:01,settled\n", Options{TimeFormat: "2006-01-02"},
 			`p.csv:2:1: column created_at: bad timestamp "01/02/2026 10:00" for layout "2006-01-02"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,7 +101,7 @@ func TestReadSkipBad(t *testing.T) {
 		"2026-01-01T00:00:00Z,2026-01-01T00:00:03Z,weird\n" + // status
 		"2026-01-01T00:00:00Z,2026-01-01T00:00:04Z\n" + // fields
 		"2026-01-01T00:00:00Z,2026-01-01T00:00:02Z,failed\n"
-	items, st, err := readText(t, "p.csv", text, ReadOptions{SkipBad: true})
+	items, st, err := readText(t, "p.csv", text, Options{SkipBad: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func TestReadSkipBad(t *testing.T) {
 			t.Errorf("skipped[%q] = %d, want %d", k, st.Skipped[k], n)
 		}
 	}
-	if len(items) != 2 || items[0].Age != 1 || items[1].Age != 2 || items[1].Status != Failed {
+	if len(items) != 2 || items[0].Age != 1 || items[1].Age != 2 || items[1].Status != estimate.Failed {
 		t.Errorf("items %v, want ages 1 (settled), 2 (failed)", items)
 	}
 	if st.Rows != 6 || len(st.Warnings) != 1 || !strings.HasPrefix(st.Warnings[0], "skipped 4 bad rows") {
@@ -125,7 +127,7 @@ func TestReadSkipBad(t *testing.T) {
 // against ages worked out here with encoding/csv and time.Parse.
 func TestReadSenators(t *testing.T) {
 	const path = "testdata/read/canadian_senators.csv"
-	opt := ReadOptions{CreatedCol: "start_date", SettledCol: "end_date", StatusCol: "observed",
+	opt := Options{CreatedCol: "start_date", SettledCol: "end_date", StatusCol: "observed",
 		FinalStatus: []string{"True"}, PendingStatus: []string{"False"}}
 	items, st, err := Read([]string{path}, opt)
 	if err != nil {
@@ -159,7 +161,7 @@ func TestReadDialects(t *testing.T) {
 		"2026-01-01T00:00:00Z,2026-01-01T00:00:01.5Z,settled\n" +
 		"2026-01-01T00:00:10Z,2026-01-01T00:01:10Z,failed\n" +
 		"2026-01-01T00:00:20Z,,pending\n"
-	want := []Item{{Age: 1.5, Status: Settled}, {Age: 60, Status: Failed}, {Age: 50, Status: Pending}}
+	want := []estimate.Item{{Age: 1.5, Status: estimate.Settled}, {Age: 60, Status: estimate.Failed}, {Age: 50, Status: estimate.Pending}}
 	for name, text := range map[string]string{
 		"plain":     plain,
 		"bom crlf":  "\xEF\xBB\xBF" + strings.ReplaceAll(plain, "\n", "\r\n"),
@@ -169,7 +171,7 @@ func TestReadDialects(t *testing.T) {
 		"tsv":       strings.ReplaceAll(plain, ",", "\t"),
 		"blank":     strings.ReplaceAll(plain, "\n", "\n\n"),
 	} {
-		opt := ReadOptions{}
+		opt := Options{}
 		file := "p.csv"
 		switch name {
 		case "semicolon":
@@ -201,25 +203,25 @@ func TestReadTimestamps(t *testing.T) {
 	base := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		created string
-		opt     ReadOptions
+		opt     Options
 		want    time.Time
 	}{
-		{"2026-07-01T12:00:00Z", ReadOptions{}, base},
-		{"2026-07-01T14:00:00+02:00", ReadOptions{}, base},
-		{"2026-07-01T14:00:00+0200", ReadOptions{}, base},
-		{"2026-07-01 12:00:00.123456789", ReadOptions{}, base.Add(123456789)},
-		{"2026-07-01T12:00:00.5", ReadOptions{}, base.Add(500 * time.Millisecond)},
-		{"2026-07-01 14:00:00", ReadOptions{Location: paris}, base}, // CEST is UTC+2
-		{"2026-07-01", ReadOptions{}, base.Add(-12 * time.Hour)},
-		{`"Wed, 01 Jul 2026 12:00:00 GMT"`, ReadOptions{}, base},
-		{"1782907200", ReadOptions{}, base},
-		{"1782907200.25", ReadOptions{}, base.Add(250 * time.Millisecond)},
-		{"1782907200000", ReadOptions{TimeUnit: "ms"}, base},
-		{"1782907200000000", ReadOptions{TimeUnit: "us"}, base},
-		{"1782907200000000000", ReadOptions{TimeUnit: "ns"}, base},
-		{"01/07/2026 12h00", ReadOptions{TimeFormat: "02/01/2006 15h04"}, base},
-		{"1867-07-01T12:00:00Z", ReadOptions{}, time.Date(1867, 7, 1, 12, 0, 0, 0, time.UTC)},
-		{"2024-02-29T12:00:00Z", ReadOptions{}, time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC)},
+		{"2026-07-01T12:00:00Z", Options{}, base},
+		{"2026-07-01T14:00:00+02:00", Options{}, base},
+		{"2026-07-01T14:00:00+0200", Options{}, base},
+		{"2026-07-01 12:00:00.123456789", Options{}, base.Add(123456789)},
+		{"2026-07-01T12:00:00.5", Options{}, base.Add(500 * time.Millisecond)},
+		{"2026-07-01 14:00:00", Options{Location: paris}, base}, // CEST is UTC+2
+		{"2026-07-01", Options{}, base.Add(-12 * time.Hour)},
+		{`"Wed, 01 Jul 2026 12:00:00 GMT"`, Options{}, base},
+		{"1782907200", Options{}, base},
+		{"1782907200.25", Options{}, base.Add(250 * time.Millisecond)},
+		{"1782907200000", Options{TimeUnit: "ms"}, base},
+		{"1782907200000000", Options{TimeUnit: "us"}, base},
+		{"1782907200000000000", Options{TimeUnit: "ns"}, base},
+		{"01/07/2026 12h00", Options{TimeFormat: "02/01/2006 15h04"}, base},
+		{"1867-07-01T12:00:00Z", Options{}, time.Date(1867, 7, 1, 12, 0, 0, 0, time.UTC)},
+		{"2024-02-29T12:00:00Z", Options{}, time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC)},
 	} {
 		// The settle time is a day later in the same form where it can be.
 		text := "created_at,duration\n" + tc.created + ",1\n"
@@ -232,7 +234,7 @@ func TestReadTimestamps(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", tc.created, got, tc.want)
 		}
 	}
-	if _, _, err := readText(t, "p.csv", "created_at,duration\n2023-02-29T00:00:00Z,1\n", ReadOptions{}); err == nil {
+	if _, _, err := readText(t, "p.csv", "created_at,duration\n2023-02-29T00:00:00Z,1\n", Options{}); err == nil {
 		t.Error("2023-02-29 read without error")
 	}
 }
@@ -241,15 +243,15 @@ func TestReadTimestamps(t *testing.T) {
 // pending rows censored at their duration.
 func TestReadDurations(t *testing.T) {
 	text := "duration,status,signal\n1.5,settled,\n2m,completed,30\n90s,pending,1m\n0,failed,\n"
-	items, st, err := readText(t, "p.csv", text, ReadOptions{})
+	items, st, err := readText(t, "p.csv", text, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Item{{Age: 1.5, Status: Settled, Signal: math.NaN()}, {Age: 120, Status: Settled, Signal: 30},
-		{Age: 90, Status: Pending, Signal: 60}, {Age: 0, Status: Failed, Signal: math.NaN()}}
+	want := []estimate.Item{{Age: 1.5, Status: estimate.Settled, Signal: math.NaN()}, {Age: 120, Status: estimate.Settled, Signal: 30},
+		{Age: 90, Status: estimate.Pending, Signal: 60}, {Age: 0, Status: estimate.Failed, Signal: math.NaN()}}
 	for i, w := range want {
 		g := items[i]
-		if g.Age != w.Age || g.Status != w.Status || g.Created != NoTime || g.HasSignal() != w.HasSignal() || (w.HasSignal() && g.Signal != w.Signal) {
+		if g.Age != w.Age || g.Status != w.Status || g.Created != estimate.NoTime || g.HasSignal() != w.HasSignal() || (w.HasSignal() && g.Signal != w.Signal) {
 			t.Errorf("item %d = %+v, want %+v", i, g, w)
 		}
 	}
@@ -263,23 +265,23 @@ func TestReadDurations(t *testing.T) {
 func TestReadObservedAt(t *testing.T) {
 	a := readWrite(t, "a.csv", "created_at,settled_at\n2026-01-01T00:00:00Z,\n2026-01-01T00:00:00Z,2026-01-01T00:00:04Z\n")
 	b := readWrite(t, "b.csv", "created_at,settled_at,signal_at\n2026-01-01T00:00:01Z,2026-01-01T00:00:02Z,2026-01-01T00:00:10Z\n")
-	items, st, err := Read([]string{a, b}, ReadOptions{})
+	items, st, err := Read([]string{a, b}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Latest timestamp: the signal at 00:00:10.
-	if len(items) != 3 || items[2].Status != Pending || items[2].Age != 10 || items[0].Age != 4 || items[1].Signal != 9 {
+	if len(items) != 3 || items[2].Status != estimate.Pending || items[2].Age != 10 || items[0].Age != 4 || items[1].Signal != 9 {
 		t.Errorf("items %+v", items)
 	}
 	if !st.ObservedAt.Equal(time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)) || len(st.Files) != 2 {
 		t.Errorf("stats %+v", st)
 	}
 	obs := time.Date(2026, 1, 1, 0, 1, 0, 0, time.UTC)
-	items, _, err = Read([]string{a}, ReadOptions{ObservedAt: obs})
+	items, _, err = Read([]string{a}, Options{ObservedAt: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if items[0].Status != Pending || items[0].Age != 60 {
+	if items[0].Status != estimate.Pending || items[0].Age != 60 {
 		t.Errorf("items %+v, want the pending one first, at 60 s", items)
 	}
 }
@@ -296,7 +298,7 @@ func TestReadSpill(t *testing.T) {
 		b.WriteString(time.Unix(int64(i), 0).UTC().Format(time.RFC3339) + ",\n")
 	}
 	b.WriteString("1970-01-01T00:00:00Z,1970-01-02T00:00:00Z\n")
-	items, st, err := readText(t, "p.csv", b.String(), ReadOptions{})
+	items, st, err := readText(t, "p.csv", b.String(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +306,7 @@ func TestReadSpill(t *testing.T) {
 		t.Fatalf("stats %+v", st)
 	}
 	for i, it := range items[1:] {
-		if it.Age != 86400-float64(i) || it.Status != Pending {
+		if it.Age != 86400-float64(i) || it.Status != estimate.Pending {
 			t.Fatalf("pending %d: %+v, want age %d", i, it, 86400-i)
 		}
 	}
@@ -329,7 +331,7 @@ func TestReadChunks(t *testing.T) {
 	defer func(n int) { chunkSize = n }(chunkSize)
 	for _, size := range []int{16, 100, 1 << 20} {
 		chunkSize = size
-		items, _, err := readText(t, "p.csv", b.String(), ReadOptions{})
+		items, _, err := readText(t, "p.csv", b.String(), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -340,7 +342,7 @@ func TestReadChunks(t *testing.T) {
 		}
 		// Row 400 (after 58 quoted rows of two lines) is on line 2+400+58.
 		bad := strings.Replace(b.String(), time.Unix(1700000400, 0).UTC().Format(time.RFC3339)+",x", "never,x", 1)
-		_, _, err = readText(t, "p.csv", bad, ReadOptions{})
+		_, _, err = readText(t, "p.csv", bad, Options{})
 		if err == nil || !strings.Contains(err.Error(), "p.csv:460:1: column created_at") {
 			t.Fatalf("chunk %d: error %v", size, err)
 		}
@@ -353,16 +355,16 @@ func TestReadHistogram(t *testing.T) {
 	p := readWrite(t, "h.csv", text)
 	type wi struct {
 		age, w float64
-		st     Status
+		st     estimate.Status
 	}
 	var got []wi
-	st, err := EachWeighted([]string{p}, ReadOptions{Histogram: true}, func(it Item, w float64) {
+	st, err := EachWeighted([]string{p}, Options{Histogram: true}, func(it estimate.Item, w float64) {
 		got = append(got, wi{it.Age, w, it.Status})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []wi{{1, 10, Settled}, {4, 5, Settled}, {4, 1, Pending}, {8, 3, Pending}} // sqrt(2*8) = 4
+	want := []wi{{1, 10, estimate.Settled}, {4, 5, estimate.Settled}, {4, 1, estimate.Pending}, {8, 3, estimate.Pending}} // sqrt(2*8) = 4
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
@@ -374,7 +376,7 @@ func TestReadHistogram(t *testing.T) {
 	if st.Final != 15 || st.Pending != 4 || st.Rows != 3 {
 		t.Errorf("stats %+v", st)
 	}
-	_, err = EachWeighted([]string{readWrite(t, "h.csv", "lo_s,hi_s,final,pending\n8,,2,3\n")}, ReadOptions{Histogram: true}, func(Item, float64) {})
+	_, err = EachWeighted([]string{readWrite(t, "h.csv", "lo_s,hi_s,final,pending\n8,,2,3\n")}, Options{Histogram: true}, func(estimate.Item, float64) {})
 	if err == nil || !strings.Contains(err.Error(), "h.csv:2:3: column final: final count 2 in an open bin") {
 		t.Errorf("error %v", err)
 	}
@@ -389,23 +391,23 @@ func TestReadPaths(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(log), 0o644)
 	}
-	_, st, err := Read([]string{dir}, ReadOptions{})
+	_, st, err := Read([]string{dir}, Options{})
 	if err != nil || st.Items != 4 || len(st.Files) != 2 {
 		t.Errorf("folder: %+v %v", st, err)
 	}
-	_, st, err = Read([]string{filepath.Join(dir, "*.csv")}, ReadOptions{})
+	_, st, err = Read([]string{filepath.Join(dir, "*.csv")}, Options{})
 	if err != nil || st.Items != 2 {
 		t.Errorf("glob: %+v %v", st, err)
 	}
-	if _, _, err := Read([]string{filepath.Join(dir, "*.parquet")}, ReadOptions{}); err == nil || !strings.Contains(err.Error(), "no files match") {
+	if _, _, err := Read([]string{filepath.Join(dir, "*.parquet")}, Options{}); err == nil || !strings.Contains(err.Error(), "no files match") {
 		t.Errorf("glob without match: %v", err)
 	}
-	if _, _, err := Read([]string{filepath.Join(dir, "nope.csv")}, ReadOptions{}); err == nil {
+	if _, _, err := Read([]string{filepath.Join(dir, "nope.csv")}, Options{}); err == nil {
 		t.Error("missing file read")
 	}
 	gz := filepath.Join(dir, "g.csv.gz")
 	writeGzip(t, gz, log)
-	_, st, err = Read([]string{gz}, ReadOptions{})
+	_, st, err = Read([]string{gz}, Options{})
 	if err != nil || st.Items != 2 {
 		t.Errorf("gzip: %+v %v", st, err)
 	}
@@ -415,23 +417,23 @@ func TestReadPaths(t *testing.T) {
 func TestReadModes(t *testing.T) {
 	// created_at + duration: an empty duration is pending, censored at
 	// the latest time, 00:00:10 + 5 s.
-	items, st, err := readText(t, "p.csv", "created_at,duration\n2026-01-01T00:00:10Z,5\n2026-01-01T00:00:03Z,\n", ReadOptions{})
+	items, st, err := readText(t, "p.csv", "created_at,duration\n2026-01-01T00:00:10Z,5\n2026-01-01T00:00:03Z,\n", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(items) != 2 || items[0].Age != 5 || items[1].Age != 12 || items[1].Status != Pending || !st.HasCreated {
+	if len(items) != 2 || items[0].Age != 5 || items[1].Age != 12 || items[1].Status != estimate.Pending || !st.HasCreated {
 		t.Errorf("created+duration: %+v %+v", items, st)
 	}
 	// In an epoch log a numeric signal is an epoch too; elsewhere an age.
-	items, _, err = readText(t, "p.csv", "created_at,settled_at,signal\n1000,1010,1004\n", ReadOptions{})
+	items, _, err = readText(t, "p.csv", "created_at,settled_at,signal\n1000,1010,1004\n", Options{})
 	if err != nil || items[0].Signal != 4 || items[0].Age != 10 {
 		t.Errorf("epoch signal: %+v %v", items, err)
 	}
-	items, _, err = readText(t, "p.csv", "created_at,settled_at,signal\n2026-01-01T00:00:00Z,2026-01-01T00:00:10Z,4\n", ReadOptions{})
+	items, _, err = readText(t, "p.csv", "created_at,settled_at,signal\n2026-01-01T00:00:00Z,2026-01-01T00:00:10Z,4\n", Options{})
 	if err != nil || items[0].Signal != 4 {
 		t.Errorf("age signal: %+v %v", items, err)
 	}
-	for _, opt := range []ReadOptions{{TimeUnit: "min"}, {Delimiter: '"'}, {Delimiter: 'é'}} {
+	for _, opt := range []Options{{TimeUnit: "min"}, {Delimiter: '"'}, {Delimiter: 'é'}} {
 		if _, _, err := readText(t, "p.csv", "duration\n1\n", opt); err == nil {
 			t.Errorf("%+v: no error", opt)
 		}
@@ -449,13 +451,13 @@ func TestReadProgress(t *testing.T) {
 	}
 	p := readWrite(t, "p.csv", b.String())
 	var last, calls int64
-	_, err := Each([]string{p}, ReadOptions{Progress: func(done, total int64) {
+	_, err := Each([]string{p}, Options{Progress: func(done, total int64) {
 		if done < last || total != int64(b.Len()) {
 			t.Fatalf("progress %d of %d after %d", done, total, last)
 		}
 		last = done
 		calls++
-	}}, func(Item) {})
+	}}, func(estimate.Item) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +469,7 @@ func TestReadProgress(t *testing.T) {
 // TestReadQuotedHeader: a header name with a comma, quoted.
 func TestReadQuotedHeader(t *testing.T) {
 	text := "\"Created, UTC\",\"Settled \"\"at\"\"\"\n2026-01-01 00:00:00,2026-01-01 00:00:07\n"
-	items, _, err := readText(t, "p.csv", text, ReadOptions{CreatedCol: "created, utc", SettledCol: `Settled "at"`})
+	items, _, err := readText(t, "p.csv", text, Options{CreatedCol: "created, utc", SettledCol: `Settled "at"`})
 	if err != nil || len(items) != 1 || items[0].Age != 7 {
 		t.Fatalf("%+v %v", items, err)
 	}

@@ -1,16 +1,17 @@
-package estimate
+package logs
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
-// TestReadAgeLimits: ages beyond MaxAge, from any source, are bad rows
+// TestReadAgeLimits: ages beyond estimate.MaxAge, from any source, are bad rows
 // naming file:line:col, and --skip-bad counts them.
 func TestReadAgeLimits(t *testing.T) {
 	const times = "created_at,settled_at\n2026-01-01T00:00:00Z,2026-01-01T00:00:01Z\n"
@@ -30,8 +31,8 @@ func TestReadAgeLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := readWrite(t, "p.csv", tc.text)
-			opt := ReadOptions{Histogram: tc.hist}
-			_, err := EachWeighted([]string{path}, opt, func(Item, float64) {})
+			opt := Options{Histogram: tc.hist}
+			_, err := EachWeighted([]string{path}, opt, func(estimate.Item, float64) {})
 			var re *RowError
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &re) {
 				t.Fatalf("got error %v\nwant a *RowError containing %q", err, tc.want)
@@ -45,10 +46,10 @@ func TestReadAgeLimits(t *testing.T) {
 	}
 }
 
-func readHistOrLog(t *testing.T, path string, opt ReadOptions) ([]Item, ReadStats, error) {
+func readHistOrLog(t *testing.T, path string, opt Options) ([]estimate.Item, Stats, error) {
 	t.Helper()
-	var items []Item
-	st, err := EachWeighted([]string{path}, opt, func(it Item, _ float64) { items = append(items, it) })
+	var items []estimate.Item
+	st, err := EachWeighted([]string{path}, opt, func(it estimate.Item, _ float64) { items = append(items, it) })
 	return items, st, err
 }
 
@@ -57,11 +58,11 @@ func readHistOrLog(t *testing.T, path string, opt ReadOptions) ([]Item, ReadStat
 func TestReadDeferredAge(t *testing.T) {
 	text := "created_at,settled_at,status\n1900-01-01T00:00:00Z,,pending\n" +
 		"2200-01-01T00:00:00Z,2200-01-01T00:00:01Z,settled\n"
-	_, _, err := readText(t, "p.csv", text, ReadOptions{})
+	_, _, err := readText(t, "p.csv", text, Options{})
 	if err == nil || !strings.Contains(err.Error(), "a pending item created at 1900-01-01T00:00:00Z is 300.2 years old at the latest timestamp") {
 		t.Fatalf("got %v", err)
 	}
-	items, st, err := readText(t, "p.csv", text, ReadOptions{SkipBad: true})
+	items, st, err := readText(t, "p.csv", text, Options{SkipBad: true})
 	if err != nil || len(items) != 1 || st.Skipped[skipAge] != 1 {
 		t.Fatalf("skip-bad: %d items, skipped %v, err %v", len(items), st.Skipped, err)
 	}
@@ -72,13 +73,13 @@ func TestReadDeferredAge(t *testing.T) {
 func TestReadHistogramCounts(t *testing.T) {
 	for _, c := range []string{"1e19", "2.5", "9007199254740994"} {
 		path := readWrite(t, "h.csv", "lo_s,hi_s,final,pending\n0,1,"+c+",0\n")
-		_, err := EachWeighted([]string{path}, ReadOptions{Histogram: true}, func(Item, float64) {})
+		_, err := EachWeighted([]string{path}, Options{Histogram: true}, func(estimate.Item, float64) {})
 		if err == nil || !strings.Contains(err.Error(), "h.csv:2:3: column final: bad count \""+c+"\" (want a whole number from 0 to 2^53)") {
 			t.Errorf("count %s: got %v", c, err)
 		}
 	}
 	path := readWrite(t, "h.csv", "lo_s,hi_s,final,pending\n0,1,9007199254740992,0\n1,2,9007199254740992,0\n")
-	st, err := EachWeighted([]string{path}, ReadOptions{Histogram: true}, func(Item, float64) {})
+	st, err := EachWeighted([]string{path}, Options{Histogram: true}, func(estimate.Item, float64) {})
 	if err != nil || st.Final != 2<<53 {
 		t.Errorf("two bins of 2^53: final %d, err %v", st.Final, err)
 	}
@@ -95,7 +96,7 @@ func TestReadLongLine(t *testing.T) {
 		{"quoted", "created_at,settled_at,note\n" + ok + ok + "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,\"" + strings.Repeat("y\n", 1<<20) + "\"\n", "p.csv:4: line longer than 1048576 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := readText(t, "p.csv", tc.text, ReadOptions{SkipBad: true})
+			_, _, err := readText(t, "p.csv", tc.text, Options{SkipBad: true})
 			var re *RowError
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &re) || len(err.Error()) > 400 {
 				t.Fatalf("got a %T of %d bytes: %.300v\nwant a *RowError containing %q", err, len(fmt.Sprint(err)), err, tc.want)
@@ -103,7 +104,7 @@ func TestReadLongLine(t *testing.T) {
 		})
 	}
 	text := "created_at,settled_at,note\n" + ok + "2026-01-01T00:00:00Z,2026-01-01T00:00:01Z," + long + "\n"
-	items, _, err := readText(t, "p.csv", text, ReadOptions{MaxLine: 4 << 20})
+	items, _, err := readText(t, "p.csv", text, Options{MaxLine: 4 << 20})
 	if err != nil || len(items) != 2 {
 		t.Fatalf("MaxLine 4 MiB: %d items, %v", len(items), err)
 	}
@@ -119,7 +120,7 @@ func TestReadQuotesAtMost200Bytes(t *testing.T) {
 		{"duration\nx" + long + "\n", `p.csv:2:1: column duration: bad duration "x` + long[:199] + `"...`},
 		{"id," + long + "\n1,2\n", "header has: id, " + long[:196] + "...)"},
 	} {
-		_, _, err := readText(t, "p.csv", tc.text, ReadOptions{})
+		_, _, err := readText(t, "p.csv", tc.text, Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 500 {
 			t.Errorf("got %d bytes: %.400v\nwant %.300q", len(fmt.Sprint(err)), err, tc.want)
 		}
@@ -129,14 +130,14 @@ func TestReadQuotesAtMost200Bytes(t *testing.T) {
 // TestReadDuplicateColumn: a column the read uses may not be named twice.
 func TestReadDuplicateColumn(t *testing.T) {
 	text := "created_at,settled_at,status,Settled_At\n2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,settled,2026-01-01T00:00:09Z\n"
-	_, _, err := readText(t, "p.csv", text, ReadOptions{})
+	_, _, err := readText(t, "p.csv", text, Options{})
 	want := "p.csv:1:4: column Settled_At: the header names this column twice (columns 2 and 4): rename or drop one"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v\nwant %q", err, want)
 	}
 	// An unused column named twice is fine.
 	text = "created_at,settled_at,note,note\n2026-01-01T00:00:00Z,2026-01-01T00:00:01Z,a,b\n"
-	if _, _, err := readText(t, "p.csv", text, ReadOptions{}); err != nil {
+	if _, _, err := readText(t, "p.csv", text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -145,12 +146,12 @@ func TestReadDuplicateColumn(t *testing.T) {
 func TestReadFolderSkipsTxt(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "README.txt"), []byte("These are the payment logs.\n"), 0o644)
-	_, _, err := Read([]string{dir}, ReadOptions{SkipBad: true})
+	_, _, err := Read([]string{dir}, Options{SkipBad: true})
 	if err == nil || !strings.Contains(err.Error(), "no .csv, .tsv, .parquet or .pq files (gzipped or not) in folder; name a .txt log directly") {
 		t.Fatalf("empty folder: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("duration\n1\n2\n"), 0o644)
-	items, st, err := Read([]string{dir}, ReadOptions{})
+	items, st, err := Read([]string{dir}, Options{})
 	if err != nil || len(items) != 2 || len(st.Files) != 1 {
 		t.Fatalf("folder with a.csv and README.txt: %d items from %v, %v", len(items), st.Files, err)
 	}
@@ -158,7 +159,7 @@ func TestReadFolderSkipsTxt(t *testing.T) {
 
 // TestReadCROnly: lines ending in a lone CR read like LF lines.
 func TestReadCROnly(t *testing.T) {
-	items, _, err := readText(t, "p.csv", "created_at,settled_at\r2026-01-01T00:00:00Z,2026-01-01T00:00:01Z\r2026-01-01T00:00:00Z,2026-01-01T00:00:03Z\r", ReadOptions{})
+	items, _, err := readText(t, "p.csv", "created_at,settled_at\r2026-01-01T00:00:00Z,2026-01-01T00:00:01Z\r2026-01-01T00:00:00Z,2026-01-01T00:00:03Z\r", Options{})
 	if err != nil || len(items) != 2 || items[1].Age != 3 {
 		t.Fatalf("got %v, %v", items, err)
 	}
@@ -168,38 +169,8 @@ func TestReadCROnly(t *testing.T) {
 // leap second :60, read as the next minute's :00.
 func TestReadRFC3339Corners(t *testing.T) {
 	text := "created_at,settled_at\n2016-12-31t23:59:59z,2016-12-31T23:59:60Z\n2016-12-31T23:59:59Z,2017-01-01T00:59:60+01:00\n"
-	items, _, err := readText(t, "p.csv", text, ReadOptions{})
+	items, _, err := readText(t, "p.csv", text, Options{})
 	if err != nil || len(items) != 2 || items[0].Age != 1 || items[1].Age != 1 {
 		t.Fatalf("got %v, %v", items, err)
-	}
-}
-
-// TestModelLimits: model durations beyond MaxAge are refused, draws from
-// a heavy tail are censored at MaxAge, and a long spec's error shows a
-// window around the caret.
-func TestModelLimits(t *testing.T) {
-	for _, spec := range []string{"exponential(mean=1e300d)", "point(at=36501d)", "lognormal(median=900000h, sigma=1)"} {
-		_, err := ParseModel(spec)
-		if err == nil || !strings.Contains(err.Error(), "is longer than the maximum age of 100 years") {
-			t.Errorf("%s: %v", spec, err)
-		}
-	}
-	m, err := ParseModel("lognormal(median=1h, sigma=40)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, it := range m.Items(2000, 1, math.Inf(1)) {
-		if it.Age > maxAgeSeconds {
-			t.Fatalf("drew an age of %g s", it.Age)
-		}
-	}
-	long := "point(at=1s) + " + strings.Repeat(" ", 1<<20) + "oops"
-	_, err = ParseModel(long)
-	if err == nil || len(err.Error()) > 600 {
-		t.Fatalf("error of %d bytes: %q", len(fmt.Sprint(err)), err)
-	}
-	lines := strings.Split(err.Error(), "\n")
-	if c := strings.Index(lines[2], "^"); c < 0 || !strings.HasPrefix(lines[1][c:], "oops") {
-		t.Errorf("caret not under oops:\n%s", err)
 	}
 }

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 )
 
@@ -18,14 +19,17 @@ var (
 		"submitted", "new", "initiated", "requires_action", "authorized"}
 )
 
-// statusTable maps status text to a Status.
-type statusTable struct {
+// StatusWords map a log's status text to a Status: the default words
+// below plus a reader's own final and pending words.
+type StatusWords struct {
 	m     map[string]Status
 	known []string // for error messages
 }
 
-func newStatusTable(final, pending []string) *statusTable {
-	t := &statusTable{m: map[string]Status{}}
+// NewStatusWords are the default words with final and pending added;
+// added final words are settled unless they are a default failed word.
+func NewStatusWords(final, pending []string) *StatusWords {
+	t := &StatusWords{m: map[string]Status{}}
 	add := func(words []string, s Status) {
 		for _, w := range words {
 			w = strings.ToLower(strings.TrimSpace(w))
@@ -56,8 +60,9 @@ func newStatusTable(final, pending []string) *statusTable {
 	return t
 }
 
-// lookup returns the Status of the (trimmed, non-empty) text b.
-func (t *statusTable) lookup(b []byte) (Status, bool) {
+// Lookup returns the Status of the trimmed, non-empty text b, matched
+// case-insensitively.
+func (t *StatusWords) Lookup(b []byte) (Status, bool) {
 	if s, ok := t.m[string(b)]; ok {
 		return s, true
 	}
@@ -81,4 +86,16 @@ func (t *statusTable) lookup(b []byte) (Status, bool) {
 		return s, ok
 	}
 	return 0, false
+}
+
+// ByStatus are the lower-case words of each status, sorted.
+func (t *StatusWords) ByStatus() map[Status][]string {
+	words := map[Status][]string{}
+	for w, s := range t.m {
+		words[s] = append(words[s], w)
+	}
+	for _, ws := range words {
+		sort.Strings(ws)
+	}
+	return words
 }

@@ -1,17 +1,19 @@
-package estimate
+package logs
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // batch is what a run of rows turns into.
 type batch struct {
-	items    []Item
-	weights  []float64 // histogram weights, parallel to items; nil otherwise
-	deferred []Item    // pending items waiting for the default ObservedAt
+	items    []estimate.Item
+	weights  []float64       // histogram weights, parallel to items; nil otherwise
+	deferred []estimate.Item // pending items waiting for the default ObservedAt
 	rows     int64
-	maxTime  int64 // latest timestamp, NoTime if none
+	maxTime  int64 // latest timestamp, estimate.NoTime if none
 	skipped  map[string]int64
 	err      error // the first bad row, when not skipping
 }
@@ -19,35 +21,35 @@ type batch struct {
 func (b *batch) reset() {
 	b.items, b.deferred = b.items[:0], b.deferred[:0]
 	b.weights = nil
-	b.rows, b.maxTime, b.err = 0, NoTime, nil
+	b.rows, b.maxTime, b.err = 0, estimate.NoTime, nil
 	clear(b.skipped)
 }
 
 func (b *batch) seen(t int64) {
-	if t != NoTime && (b.maxTime == NoTime || t > b.maxTime) {
+	if t != estimate.NoTime && (b.maxTime == estimate.NoTime || t > b.maxTime) {
 		b.maxTime = t
 	}
 }
 
 // rowVals are the values of one row, parsed but not yet checked.
 type rowVals struct {
-	created, settled int64   // NoTime when empty
+	created, settled int64   // estimate.NoTime when empty
 	dur              float64 // NaN when empty
-	status           Status
+	status           estimate.Status
 	hasStatus        bool    // false when there is no status or it is empty
-	sigTime          int64   // NoTime when the signal is not a timestamp
+	sigTime          int64   // estimate.NoTime when the signal is not a timestamp
 	sigAge           float64 // NaN when no age-valued signal
 }
 
 func (v *rowVals) reset() {
-	*v = rowVals{created: NoTime, settled: NoTime, dur: math.NaN(), sigTime: NoTime, sigAge: math.NaN()}
+	*v = rowVals{created: estimate.NoTime, settled: estimate.NoTime, dur: math.NaN(), sigTime: estimate.NoTime, sigAge: math.NaN()}
 }
 
 // rowConv turns rows of one file into items. Each worker has its own.
 type rowConv struct {
 	l        *layout
 	tp       timeParser
-	status   *statusTable
+	status   *estimate.StatusWords
 	skipBad  bool
 	fixedObs bool
 	observed int64
@@ -95,7 +97,7 @@ func (c *rowConv) fail(b *batch, line, col int, reason, format string, args ...a
 // build checks the values in c.v and adds the item to b.
 func (c *rowConv) build(b *batch, line int) bool {
 	v := &c.v
-	it := Item{Created: v.created, Signal: math.NaN(), Status: Settled}
+	it := estimate.Item{Created: v.created, Signal: math.NaN(), Status: estimate.Settled}
 	if v.hasStatus {
 		it.Status = v.status
 	}
@@ -127,12 +129,12 @@ func (c *rowConv) build(b *batch, line int) bool {
 
 // timesAge sets the age of a row with created and settled times;
 // pending reports a pending row, aged at the observed-at time.
-func (c *rowConv) timesAge(b *batch, line int, it *Item) (pending, ok bool) {
+func (c *rowConv) timesAge(b *batch, line int, it *estimate.Item) (pending, ok bool) {
 	v, l := &c.v, c.l
 	switch {
-	case v.created == NoTime:
+	case v.created == estimate.NoTime:
 		return false, c.fail(b, line, l.created, skipMissing, "empty %s", l.name(l.created))
-	case v.settled != NoTime:
+	case v.settled != estimate.NoTime:
 		if v.settled < v.created {
 			return false, c.fail(b, line, l.settled, skipOrder, "%s before %s", l.name(l.settled), l.name(l.created))
 		}
@@ -145,40 +147,40 @@ func (c *rowConv) timesAge(b *batch, line int, it *Item) (pending, ok bool) {
 	case v.hasStatus && v.status.Final():
 		return false, c.fail(b, line, l.settled, skipMissing, "empty %s for a final status (%s)", l.name(l.settled), v.status)
 	default:
-		it.Status = Pending
+		it.Status = estimate.Pending
 		return true, true
 	}
 	return false, true
 }
 
 // durationAge is timesAge for a row with a duration.
-func (c *rowConv) durationAge(b *batch, line int, it *Item) (pending, ok bool) {
+func (c *rowConv) durationAge(b *batch, line int, it *estimate.Item) (pending, ok bool) {
 	v, l := &c.v, c.l
 	switch {
 	case v.dur > maxAgeSeconds:
 		return false, c.fail(b, line, l.duration, skipAge, "%s", tooOld("duration", v.dur))
 	case !math.IsNaN(v.dur):
 		it.Age = v.dur
-		if v.created != NoTime {
+		if v.created != estimate.NoTime {
 			b.seen(addSeconds(v.created, v.dur))
 		}
 	case v.hasStatus && v.status.Final():
 		return false, c.fail(b, line, l.duration, skipMissing, "empty %s for a final status (%s)", l.name(l.duration), v.status)
-	case v.created == NoTime:
+	case v.created == estimate.NoTime:
 		return false, c.fail(b, line, l.duration, skipMissing, "empty %s", l.name(l.duration))
 	default:
-		it.Status = Pending
+		it.Status = estimate.Pending
 		return true, true
 	}
 	return false, true
 }
 
 // signalAge sets the item's signal age from a timestamp or an age.
-func (c *rowConv) signalAge(b *batch, line int, it *Item) bool {
+func (c *rowConv) signalAge(b *batch, line int, it *estimate.Item) bool {
 	v, l := &c.v, c.l
 	switch {
-	case v.sigTime != NoTime:
-		if v.created == NoTime {
+	case v.sigTime != estimate.NoTime:
+		if v.created == estimate.NoTime {
 			return c.fail(b, line, l.signal, skipSignal, "a signal timestamp needs %s", orDefault(l.name(l.created), "created_at"))
 		}
 		if v.sigTime < v.created {
@@ -199,7 +201,7 @@ func (c *rowConv) signalAge(b *batch, line int, it *Item) bool {
 }
 
 // observedAge ages a pending item at the fixed observed-at time.
-func (c *rowConv) observedAge(b *batch, line int, it *Item) bool {
+func (c *rowConv) observedAge(b *batch, line int, it *estimate.Item) bool {
 	v, l := &c.v, c.l
 	if c.observed < v.created {
 		return c.fail(b, line, l.created, skipObserved, "%s after the observed-at time", l.name(l.created))

@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"fmt"
@@ -55,7 +55,7 @@ func indexHeader(header, names []string) (index map[string]int, dups map[int]int
 }
 
 // resolveColumns finds the columns opt asks for in a header.
-func resolveColumns(file string, header []string, opt *ReadOptions) (*layout, error) {
+func resolveColumns(file string, header []string, opt *Options) (*layout, error) {
 	l := &layout{file: file, names: make([]string, len(header))}
 	index, dups := indexHeader(header, l.names)
 	found := func() string {

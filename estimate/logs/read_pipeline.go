@@ -1,10 +1,11 @@
-package estimate
+package logs
 
 import (
 	"io"
 	"runtime"
 	"sync"
 
+	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/internal/csvscan"
 )
 
@@ -16,7 +17,7 @@ type csvJob struct {
 	done  chan *batch
 }
 
-var batchPool = sync.Pool{New: func() any { return &batch{maxTime: NoTime} }}
+var batchPool = sync.Pool{New: func() any { return &batch{maxTime: estimate.NoTime} }}
 
 // pipeline parses the chunks of a CSV input: one goroutine cuts the input
 // into chunks of whole records, workers parse them into batches, and the

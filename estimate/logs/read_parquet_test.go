@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bytes"
@@ -17,17 +17,18 @@ import (
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/compress"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // readLogRows makes n seeded log rows with pending, failed and signals.
-func readLogRows(n int, seed uint64) []LogRow {
+func readLogRows(n int, seed uint64) []Row {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	start := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
-	rows := make([]LogRow, n)
+	rows := make([]Row, n)
 	for i := range rows {
 		c := start.Add(time.Duration(rng.Int64N(int64(48 * time.Hour)))).Truncate(time.Millisecond)
 		age := time.Duration(rng.ExpFloat64() * 30e9).Truncate(time.Millisecond)
-		r := LogRow{Created: c, Settled: c.Add(age), Status: "settled"}
+		r := Row{Created: c, Settled: c.Add(age), Status: "settled"}
 		switch u := rng.Float64(); {
 		case u < 0.1:
 			r.Settled, r.Status = time.Time{}, "pending"
@@ -45,7 +46,7 @@ func readLogRows(n int, seed uint64) []LogRow {
 }
 
 // readWantItems works out the items of rows directly from the rows.
-func readWantItems(rows []LogRow) (final, pending []Item) {
+func readWantItems(rows []Row) (final, pending []estimate.Item) {
 	var obs time.Time
 	for _, r := range rows {
 		for _, t := range []time.Time{r.Created, r.Settled, r.Signal} {
@@ -55,15 +56,15 @@ func readWantItems(rows []LogRow) (final, pending []Item) {
 		}
 	}
 	for _, r := range rows {
-		it := Item{Created: r.Created.UnixNano(), Signal: math.NaN(), Status: Settled}
+		it := estimate.Item{Created: r.Created.UnixNano(), Signal: math.NaN(), Status: estimate.Settled}
 		if !r.Signal.IsZero() {
 			it.Signal = r.Signal.Sub(r.Created).Seconds()
 		}
 		if r.Status == "failed" {
-			it.Status = Failed
+			it.Status = estimate.Failed
 		}
 		if r.Settled.IsZero() {
-			it.Status, it.Age = Pending, obs.Sub(r.Created).Seconds()
+			it.Status, it.Age = estimate.Pending, obs.Sub(r.Created).Seconds()
 			pending = append(pending, it)
 			continue
 		}
@@ -73,7 +74,7 @@ func readWantItems(rows []LogRow) (final, pending []Item) {
 	return final, pending
 }
 
-func readSameItems(t *testing.T, what string, got, want []Item) {
+func readSameItems(t *testing.T, what string, got, want []estimate.Item) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d items, want %d", what, len(got), len(want))
@@ -103,7 +104,7 @@ func TestReadCSVParquetSame(t *testing.T) {
 	}
 }
 
-func testReadCSVParquetSame(t *testing.T, rows []LogRow) {
+func testReadCSVParquetSame(t *testing.T, rows []Row) {
 	final, pending := readWantItems(rows)
 	want := append(final, pending...)
 	dir := t.TempDir()
@@ -118,7 +119,7 @@ func testReadCSVParquetSame(t *testing.T, rows []LogRow) {
 	os.WriteFile(csvPath, csvBuf.Bytes(), 0o644)
 	os.WriteFile(pqPath, pqBuf.Bytes(), 0o644)
 	for _, p := range []string{csvPath, pqPath} {
-		got, st, err := Read([]string{p}, ReadOptions{})
+		got, st, err := Read([]string{p}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,13 +132,13 @@ func testReadCSVParquetSame(t *testing.T, rows []LogRow) {
 	// CSV and Parquet mix.
 	noExt := filepath.Join(dir, "log.data")
 	os.WriteFile(noExt, pqBuf.Bytes(), 0o644)
-	got, _, err := Read([]string{noExt, csvPath}, ReadOptions{})
+	got, _, err := Read([]string{noExt, csvPath}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	readSameItems(t, "mixed", got, append(append(append([]Item{}, final...), final...), append(pending, pending...)...))
+	readSameItems(t, "mixed", got, append(append(append([]estimate.Item{}, final...), final...), append(pending, pending...)...))
 	// The same bad row is reported at the same place in both forms.
-	rows = append([]LogRow(nil), rows...)
+	rows = append([]Row(nil), rows...)
 	rows[10].Status = "lost"
 	for _, write := range []func(*bytes.Buffer) error{
 		func(b *bytes.Buffer) error { return WriteCSV(b, rows) },
@@ -147,7 +148,7 @@ func testReadCSVParquetSame(t *testing.T, rows []LogRow) {
 		write(&b)
 		p := filepath.Join(dir, "bad")
 		os.WriteFile(p, b.Bytes(), 0o644)
-		_, _, err := Read([]string{p}, ReadOptions{})
+		_, _, err := Read([]string{p}, Options{})
 		if err == nil || !strings.HasSuffix(err.Error(), `bad:12:3: column status: unknown status "lost" (add it with the final or pending status options)`) {
 			t.Errorf("error %v", err)
 		}
@@ -206,9 +207,9 @@ func TestReadParquetTypes(t *testing.T) {
 	created := []time.Time{base, base.Add(time.Second), base.Add(2 * time.Second)}
 	settled := []time.Time{base.Add(1500 * time.Millisecond), {}, base.Add(5 * time.Second)}
 	wantAges := []float64{1.5, 4, 3} // the pending one censored at the latest settle, base+5s
-	wantStatus := []Status{Settled, Pending, Failed}
+	wantStatus := []estimate.Status{estimate.Settled, estimate.Pending, estimate.Failed}
 	status := strs("ok", "<null>", "declined")
-	check := func(name string, p string, opt ReadOptions) {
+	check := func(name string, p string, opt Options) {
 		t.Helper()
 		items, _, err := Read([]string{p}, opt)
 		if err != nil {
@@ -217,7 +218,7 @@ func TestReadParquetTypes(t *testing.T) {
 		if len(items) != 3 {
 			t.Fatalf("%s: %d items, want 3", name, len(items))
 		}
-		got := map[Status]float64{}
+		got := map[estimate.Status]float64{}
 		for _, it := range items {
 			got[it.Status] = it.Age
 		}
@@ -232,7 +233,7 @@ func TestReadParquetTypes(t *testing.T) {
 			{Name: "settled_at", Type: &arrow.TimestampType{Unit: unit, TimeZone: "UTC"}, Nullable: true},
 			{Name: "status", Type: arrow.BinaryTypes.String, Nullable: true}},
 			[]arrow.Array{ts(unit, created), ts(unit, settled), status}, 2)
-		check(unit.String(), p, ReadOptions{})
+		check(unit.String(), p, Options{})
 	}
 	// Wall-clock timestamps (not adjusted to UTC) take the zone option:
 	// 12:00 in Paris in May (UTC+2) is 10:00 UTC.
@@ -250,7 +251,7 @@ func TestReadParquetTypes(t *testing.T) {
 		p := readArrowParquet(t, []arrow.Field{{Name: "created_at", Type: local},
 			{Name: "settled_at", Type: local, Nullable: true}},
 			[]arrow.Array{tsT(local, shift(created)), tsT(local, shift(settled))}, 3)
-		items, _, err := Read([]string{p}, ReadOptions{Location: paris})
+		items, _, err := Read([]string{p}, Options{Location: paris})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,14 +279,14 @@ func TestReadParquetTypes(t *testing.T) {
 		{Name: "settled_at", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 		{Name: "status", Type: db.Type(), Nullable: true}},
 		[]arrow.Array{ms(created), ms(settled), db.NewArray()}, 1)
-	check("epoch ms", p, ReadOptions{TimeUnit: "ms"})
+	check("epoch ms", p, Options{TimeUnit: "ms"})
 	// String timestamps.
 	p = readArrowParquet(t, []arrow.Field{{Name: "created_at", Type: arrow.BinaryTypes.String},
 		{Name: "settled_at", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "status", Type: arrow.BinaryTypes.String, Nullable: true}},
 		[]arrow.Array{strs("2026-05-01 10:00:00", "2026-05-01T10:00:01Z", "2026-05-01T12:00:02+02:00"),
 			strs("2026-05-01T10:00:01.5Z", "", "2026-05-01T10:00:05Z"), status}, 3)
-	check("strings", p, ReadOptions{})
+	check("strings", p, Options{})
 	// Float durations with a boolean status.
 	fb := array.NewFloat64Builder(mem)
 	fb.AppendValues([]float64{1.5, 4, 3}, nil)
@@ -297,14 +298,14 @@ func TestReadParquetTypes(t *testing.T) {
 	// One column in one-row groups: the row groups decode in parallel.
 	fb.AppendValues([]float64{1.5, 4, 3, 0.25, 7}, nil)
 	p1 := readArrowParquet(t, []arrow.Field{{Name: "duration", Type: arrow.PrimitiveTypes.Float64}}, []arrow.Array{fb.NewArray()}, 1)
-	if items, st, err := Read([]string{p1}, ReadOptions{}); err != nil || len(items) != 5 || items[3].Age != 0.25 || items[4].Age != 7 || st.Final != 5 {
+	if items, st, err := Read([]string{p1}, Options{}); err != nil || len(items) != 5 || items[3].Age != 0.25 || items[4].Age != 7 || st.Final != 5 {
 		t.Errorf("one column: %+v %v", items, err)
 	}
-	items, _, err := Read([]string{p}, ReadOptions{StatusCol: "done", FinalStatus: []string{"true"}, PendingStatus: []string{"false"}})
+	items, _, err := Read([]string{p}, Options{StatusCol: "done", FinalStatus: []string{"true"}, PendingStatus: []string{"false"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(items) != 3 || items[0].Age != 1.5 || items[1].Status != Pending || items[1].Age != 4 || items[2].Status != Settled {
+	if len(items) != 3 || items[0].Age != 1.5 || items[1].Status != estimate.Pending || items[1].Age != 4 || items[2].Status != estimate.Settled {
 		t.Errorf("durations: %+v", items)
 	}
 }
@@ -361,7 +362,7 @@ func TestReadParquetPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
-		got, st, err := Read([]string{p}, ReadOptions{})
+		got, st, err := Read([]string{p}, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -388,7 +389,7 @@ func TestReadParquetDamagedPages(t *testing.T) {
 			data[4+rng.IntN(len(data)-200)] ^= byte(1 + rng.IntN(255)) // pages, not the footer
 		}
 		os.WriteFile(p, data, 0o644)
-		readWatchdog(t, func() { Read([]string{p}, ReadOptions{}) })
+		readWatchdog(t, func() { Read([]string{p}, Options{}) })
 	}
 }
 

@@ -1,4 +1,4 @@
-package estimate
+package logs
 
 import (
 	"bufio"
@@ -14,9 +14,9 @@ import (
 	"github.com/apache/arrow/go/v17/parquet/schema"
 )
 
-// LogRow is one row of a settle-time log as the generator and the tests
+// Row is one row of a settle-time log as the generator and the tests
 // write it.
-type LogRow struct {
+type Row struct {
 	// Created is when the item was created.
 	Created time.Time
 	// Settled is when the final answer came; the zero time means the item
@@ -32,7 +32,7 @@ type LogRow struct {
 
 const csvTimeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-func rowsHaveSignal(rows []LogRow) bool {
+func rowsHaveSignal(rows []Row) bool {
 	for _, r := range rows {
 		if !r.Signal.IsZero() {
 			return true
@@ -45,7 +45,7 @@ func rowsHaveSignal(rows []LogRow) bool {
 // created_at,settled_at,status (and signal_at when a row has a signal),
 // timestamps in RFC 3339 with milliseconds in UTC, pending rows with an
 // empty settled_at. Each and Read read it back with the default options.
-func WriteCSV(w io.Writer, rows []LogRow) error {
+func WriteCSV(w io.Writer, rows []Row) error {
 	cw := NewCSVWriter(w, rowsHaveSignal(rows))
 	if err := cw.Write(rows); err != nil {
 		return err
@@ -68,7 +68,7 @@ func NewCSVWriter(w io.Writer, withSignal bool) *CSVWriter {
 }
 
 // Write appends rows (the header is written before the first).
-func (c *CSVWriter) Write(rows []LogRow) error {
+func (c *CSVWriter) Write(rows []Row) error {
 	if !c.header {
 		c.header = true
 		h := "created_at,settled_at,status"
@@ -131,7 +131,7 @@ func appendCSVField(b []byte, s string) []byte {
 // empty) and, when a row has a signal, signal_at (timestamp[us], null
 // when none). Rows are split into about four row groups (at most 2^20
 // rows each). Each and Read read it back with the default options.
-func WriteParquet(w io.Writer, rows []LogRow) error {
+func WriteParquet(w io.Writer, rows []Row) error {
 	n := (len(rows) + 3) / 4
 	n = max(1, min(n, 1<<20))
 	pw := NewParquetWriter(w, rowsHaveSignal(rows))
@@ -183,7 +183,7 @@ func NewParquetWriter(w io.Writer, withSignal bool) *ParquetWriter {
 }
 
 // Write writes rows as one row group.
-func (p *ParquetWriter) Write(rows []LogRow) (err error) {
+func (p *ParquetWriter) Write(rows []Row) (err error) {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -193,24 +193,24 @@ func (p *ParquetWriter) Write(rows []LogRow) (err error) {
 		}
 	}()
 	rg := p.fw.AppendRowGroup()
-	if err := p.writeTimes(rg, rows, func(r *LogRow) time.Time { return r.Created }, false); err != nil {
+	if err := p.writeTimes(rg, rows, func(r *Row) time.Time { return r.Created }, false); err != nil {
 		return err
 	}
-	if err := p.writeTimes(rg, rows, func(r *LogRow) time.Time { return r.Settled }, true); err != nil {
+	if err := p.writeTimes(rg, rows, func(r *Row) time.Time { return r.Settled }, true); err != nil {
 		return err
 	}
 	if err := p.writeStatus(rg, rows); err != nil {
 		return err
 	}
 	if p.signal {
-		if err := p.writeTimes(rg, rows, func(r *LogRow) time.Time { return r.Signal }, true); err != nil {
+		if err := p.writeTimes(rg, rows, func(r *Row) time.Time { return r.Signal }, true); err != nil {
 			return err
 		}
 	}
 	return rg.Close()
 }
 
-func (p *ParquetWriter) writeTimes(rg file.SerialRowGroupWriter, rows []LogRow, get func(*LogRow) time.Time, optional bool) error {
+func (p *ParquetWriter) writeTimes(rg file.SerialRowGroupWriter, rows []Row, get func(*Row) time.Time, optional bool) error {
 	cw, err := rg.NextColumn()
 	if err != nil {
 		return err
@@ -238,7 +238,7 @@ func (p *ParquetWriter) writeTimes(rg file.SerialRowGroupWriter, rows []LogRow, 
 	return cw.Close()
 }
 
-func (p *ParquetWriter) writeStatus(rg file.SerialRowGroupWriter, rows []LogRow) error {
+func (p *ParquetWriter) writeStatus(rg file.SerialRowGroupWriter, rows []Row) error {
 	cw, err := rg.NextColumn()
 	if err != nil {
 		return err

@@ -1,11 +1,11 @@
-package estimate
+package logs
 
 import (
 	"fmt"
-	"io"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // RowError is a problem with one row of a log.
@@ -43,7 +43,7 @@ func (e *RowError) Error() string {
 	return b.String()
 }
 
-// Reasons rows are skipped for, the keys of ReadStats.Skipped.
+// Reasons rows are skipped for, the keys of Stats.Skipped.
 const (
 	skipFields        = "wrong number of fields"
 	skipSyntax        = "bad csv syntax"
@@ -59,7 +59,7 @@ const (
 	skipLong          = "line too long"
 )
 
-// skipWarning summarises skipped rows for ReadStats.Warnings.
+// skipWarning summarises skipped rows for Stats.Warnings.
 func skipWarning(skipped map[string]int64) string {
 	var total int64
 	keys := make([]string, 0, len(skipped))
@@ -84,40 +84,21 @@ func skipWarning(skipped map[string]int64) string {
 	return fmt.Sprintf("skipped %d bad %s (%s)", total, rows, strings.Join(parts, ", "))
 }
 
-// maxQuote is the most bytes of input an error message quotes, so that
-// an endless field cannot flood the terminal.
-const maxQuote = 200
-
-// clip is input text in an error message, cut to maxQuote bytes with
-// "..." after the cut; %q quotes it.
-type clip string
-
-func (c clip) Format(f fmt.State, verb rune) {
-	s, cut := string(c), ""
-	if len(s) > maxQuote {
-		s, cut = s[:maxQuote], "..."
-	}
-	if verb == 'q' {
-		s = strconv.Quote(s)
-	}
-	io.WriteString(f, s+cut)
-}
-
-// quote is strconv.Quote of at most maxQuote bytes of s.
-func quote(s string) string { return fmt.Sprintf("%q", clip(s)) }
+// quoted is strconv.Quote of at most quote.Max bytes of s.
+func quoted(s string) string { return fmt.Sprintf("%q", quote.Clip(s)) }
 
 // clipArgs wraps the text arguments of an error message in clip.
 func clipArgs(args []any) []any {
 	for i, a := range args {
 		switch v := a.(type) {
 		case []byte:
-			args[i] = clip(v)
+			args[i] = quote.Clip(v)
 		case string:
-			args[i] = clip(v)
+			args[i] = quote.Clip(v)
 		}
 	}
 	return args
 }
 
-// cut is s cut to maxQuote bytes, with "..." after the cut.
-func cut(s string) string { return fmt.Sprint(clip(s)) }
+// cut is s cut to quote.Max bytes, with "..." after the cut.
+func cut(s string) string { return fmt.Sprint(quote.Clip(s)) }

@@ -1,0 +1,37 @@
+// Package logs reads settle-time logs into estimate.Items, one streaming
+// pass, and writes logs for tests and generators.
+//
+// # Formats
+//
+// A log is CSV (a header row, then one row per item; .csv, .tsv, .gz of
+// either) or Parquet, a file, a folder of them or standard input ("-").
+// Each row gives an item's creation and settle times (created_at,
+// settled_at) or its age at the final answer (duration), an optional
+// status and an optional signal; Options documents the columns, status
+// words, time formats and censoring rules. A histogram (Options.Histogram:
+// columns lo_s, hi_s, final, pending) is read as weighted items with
+// EachWeighted.
+//
+// # Censoring
+//
+// A pending row is right-censored at its settled_at (or duration) when it
+// has one, otherwise at Options.ObservedAt, by default the latest
+// timestamp in the input; items censored at that default are delivered
+// after all others, once it is known.
+//
+// # Errors
+//
+// A bad row is a *RowError naming the file, line and column, quoting at
+// most 200 bytes of the offending text. With Options.SkipBad bad rows are
+// skipped and counted by reason in Stats.Skipped instead; the rest of the
+// data is read. A line longer than Options.MaxLine (1 MiB by default) is
+// an error that cannot be skipped. Ages beyond estimate.MaxAge (100
+// years) are bad rows: they are timestamps in the wrong unit or century.
+//
+// # Memory
+//
+// Each and EachWeighted hold no rows: memory is flat in the input, and a
+// Parquet page header is checked against its column chunk's size before
+// anything is allocated for it. Read collects the items into a slice,
+// for inputs that fit in memory.
+package logs
