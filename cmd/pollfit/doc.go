@@ -80,7 +80,7 @@
 //
 // # pollfit report
 //
-// Write a self-contained HTML report: distribution, fit, lags, frontier, metrics.
+// Write a self-contained HTML report: the decision, distribution, fit, lags, items, frontier, metrics.
 //
 //	pollfit report [fit flags] [--baseline NAME=SPEC]... LOG... -o report.html
 //

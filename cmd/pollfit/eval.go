@@ -88,7 +88,7 @@ SPEC is a schedule in the schedule language ('pollfit help schedule'),
 					return err
 				}
 				if *plotPath != "" {
-					if err := writePlot(*plotPath, *force, e.stdout, evalPlot(smp.Items, named, ms)); err != nil {
+					if err := writePlot(*plotPath, *force, e.stdout, evalPlot(smp, named, ms)); err != nil {
 						return err
 					}
 				}
@@ -224,7 +224,7 @@ func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
 	for _, m := range ms {
 		l := m.Lag
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s", m.Name, count(m.Detected), count(m.Missed), count(m.Pending),
-			secs(l.Mean), secs(l.P50), secs(l.P90), secs(l.P95), secs(l.P99), secs(l.Max), m.RequestsPerItem, count(m.Stuck))
+			schedule.FormatAge(l.Mean), schedule.FormatAge(l.P50), schedule.FormatAge(l.P90), schedule.FormatAge(l.P95), schedule.FormatAge(l.P99), schedule.FormatAge(l.Max), m.RequestsPerItem, count(m.Stuck))
 		for _, a := range m.AsksBy {
 			fmt.Fprintf(tw, "\t%s", count(a))
 		}
@@ -236,7 +236,7 @@ func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
 		fmt.Fprintf(e.stdout, "%s: %s\n", m.Name, m.Schedule)
 		if sp := m.Spread; sp != nil {
 			fmt.Fprintf(e.stdout, "  medians of %d realisations; 10th-90th percentile: lag mean %s-%s, req/item %.2f-%.2f\n",
-				sp.Runs, secs(sp.LagMean[0]), secs(sp.LagMean[1]), sp.RequestsPerItem[0], sp.RequestsPerItem[1])
+				sp.Runs, schedule.FormatAge(sp.LagMean[0]), schedule.FormatAge(sp.LagMean[1]), sp.RequestsPerItem[0], sp.RequestsPerItem[1])
 		}
 	}
 }
@@ -247,14 +247,6 @@ func skippedTotal(stats logs.Stats) int64 {
 		n += c
 	}
 	return n
-}
-
-// secs formats seconds for a table: "1.23s", or "-" when undefined.
-func secs(x float64) string {
-	if math.IsNaN(x) {
-		return "-"
-	}
-	return fmt.Sprintf("%.2fs", x)
 }
 
 // count formats a count that may be fractional (expected aligned asks).

@@ -11,6 +11,7 @@ import (
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/plot"
 	"github.com/spf13/pflag"
 )
 
@@ -217,7 +218,8 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	format := fs.StringP("format", "f", "", "print only the schedule, as "+strings.Join(export.Formats, ", "))
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	plotPath := addPlotFlag(fs)
-	force := fs.Bool("force", false, "overwrite an existing --plot file")
+	itemsPath := fs.String("plot-items", "", "also draw thirty held-out items under the fitted schedule and the first baseline to this file, .svg or .png")
+	force := fs.Bool("force", false, "overwrite an existing --plot or --plot-items file")
 	fs.BoolVar(&v.deadlines, "deadlines", true, "add a burst of asks just after a deadline the log shows (a spike of answers at a timeout) when it pays on the fitting items")
 	fs.BoolVar(&v.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	rf := addReadFlags(fs)
@@ -232,12 +234,24 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if *format != "" && *asJSON {
 			return usagef("fit: give --format or --json, not both")
 		}
+		if *itemsPath != "" && v.model != "" {
+			return usagef("fit: --plot-items: the items picture needs a log, not --model")
+		}
 		rep, err := runStudy(e, rf, v, args, "fit")
 		if err != nil {
 			return err
 		}
 		if *plotPath != "" {
-			if err := writePlot(*plotPath, *force, e.stdout, fitPlot(rep.res)); err != nil {
+			if err := writePlot(*plotPath, *force, e.stdout, plot.HazardOf(rep.res)); err != nil {
+				return err
+			}
+		}
+		if *itemsPath != "" {
+			f := plot.ItemsOf(rep.res)
+			if f == nil {
+				return usagef("fit: --plot-items: the items picture needs a log's items, not a histogram or a sketch")
+			}
+			if err := writePlot(*itemsPath, *force, e.stdout, f); err != nil {
 				return err
 			}
 		}

@@ -61,8 +61,8 @@ func (r *fitReport) writeText(w io.Writer) {
 	}
 	if l := res.Library; l != nil {
 		f := l.Fitted
-		fmt.Fprintf(w, "\n--family %s: the best of %d members within the budget and the stuck cap is %s: on the held-out items %ss mean lag over the answers it sees, %s of them missed, at %.2f requests per item and %s stuck asks; counting a missed answer as waiting until the give-up age it waits %ss, %s than the fitted schedule's %ss",
-			l.Family, l.Tried, l.Strategy, trim(f.Lag.Mean), share(f.MissedShare), f.RequestsPerItem, count(f.Stuck), trim(l.WaitLag), change(l.WaitLag, res.Fitted.Lag.Mean), trim(res.Fitted.Lag.Mean))
+		fmt.Fprintf(w, "\n--family %s: the best of %d members within the budget and the stuck cap is %s: on the held-out items %s mean lag over the answers it sees, %s of them missed, at %.2f requests per item and %s stuck asks; counting a missed answer as waiting until the give-up age it waits %s, %s than the fitted schedule's %s",
+			l.Family, l.Tried, l.Strategy, schedule.FormatAge(f.Lag.Mean), share(f.MissedShare), f.RequestsPerItem, count(f.Stuck), schedule.FormatAge(l.WaitLag), fit.FormatChange(l.WaitLag/res.Fitted.Lag.Mean-1), schedule.FormatAge(res.Fitted.Lag.Mean))
 		if l.Family == "grpc" {
 			fmt.Fprint(w, " (-f grpc writes it as a service config)")
 		}
@@ -99,7 +99,7 @@ func (r *fitReport) writeTable(w io.Writer) {
 	fmt.Fprintln(tw, head+"\t")
 	row := func(m fit.Row) {
 		l := m.Lag
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s", m.Name, secs(l.Mean), secs(l.P50), secs(l.P95), secs(l.P99),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s", m.Name, schedule.FormatAge(l.Mean), schedule.FormatAge(l.P50), schedule.FormatAge(l.P95), schedule.FormatAge(l.P99),
 			m.RequestsPerItem, share(m.MissedShare), count(m.Stuck))
 		for _, a := range m.AsksBy {
 			fmt.Fprintf(tw, "\t%s", count(a))
@@ -134,24 +134,19 @@ func writeIntervals(w io.Writer, res *fit.StudyResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "name\tlag mean\tp95\treq/item\t")
 	for _, m := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", m.Name, secsCI(m.LagCI), secsCI(m.P95CI), numCI(m.RequestsCI))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", m.Name, ageCI(m.LagCI), ageCI(m.P95CI), numCI(m.RequestsCI))
 	}
 	tw.Flush()
 }
 
-func secsCI(c fit.Interval) string { return secs(c[0]) + " – " + secs(c[1]) }
+func ageCI(c fit.Interval) string {
+	return schedule.FormatAge(c[0]) + " – " + schedule.FormatAge(c[1])
+}
 
 func numCI(c fit.Interval) string { return fmt.Sprintf("%.2f – %.2f", c[0], c[1]) }
 
-// changeCI writes a change's interval, "" when there is none.
-func changeCI(c fit.Interval) string {
-	if math.IsNaN(c[0]) {
-		return ""
-	}
-	return fmt.Sprintf(" [%+.1f%%, %+.1f%%]", 100*c[0], 100*c[1])
-}
-
-// share writes a share of answers as a percentage.
+// share writes a share (of answers, of items) as a percentage: "25.9%",
+// "-" when undefined.
 func share(x float64) string {
 	if math.IsNaN(x) {
 		return "-"
@@ -164,11 +159,11 @@ func share(x float64) string {
 func comparisonText(c fit.Comparison) string {
 	b, f := c.Baseline, c.Fitted
 	if c.Interpolated {
-		return fmt.Sprintf("same cost as %s: %s mean lag%s at %s's held-out %.2f requests per item (%ss vs %ss, read off fits either side; fitted@%s itself spent %.2f)",
-			c.Name, change(c.EqualCostLag, b.Lag.Mean), changeCI(c.ChangeCI), c.Name, b.RequestsPerItem, trim(c.EqualCostLag), trim(b.Lag.Mean), c.Name, f.RequestsPerItem)
+		return fmt.Sprintf("same cost as %s: %s at %s's held-out %.2f requests per item (%s vs %s, read off fits either side; fitted@%s itself spent %.2f)",
+			c.Name, c.LagChange(), c.Name, b.RequestsPerItem, schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(b.Lag.Mean), c.Name, f.RequestsPerItem)
 	}
-	return fmt.Sprintf("same cost as %s: %s mean lag%s (%ss vs %ss at %.2f vs %.2f requests per item, on the same items)",
-		c.Name, change(c.EqualCostLag, b.Lag.Mean), changeCI(c.ChangeCI), trim(c.EqualCostLag), trim(b.Lag.Mean), f.RequestsPerItem, b.RequestsPerItem)
+	return fmt.Sprintf("same cost as %s: %s (%s vs %s at %.2f vs %.2f requests per item, on the same items)",
+		c.Name, c.LagChange(), schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(b.Lag.Mean), f.RequestsPerItem, b.RequestsPerItem)
 }
 
 // sameLagText is the sentence on the requests the fit saves at the
@@ -178,26 +173,9 @@ func sameLagText(c fit.Comparison) string {
 	if r == nil {
 		return fmt.Sprintf("same lag as %s: no fit up to %s's cost waits as little on the held-out items", c.Name, c.Name)
 	}
-	return fmt.Sprintf("same lag as %s: %.1f%% fewer requests (%.2f vs %.2f per item, at %ss vs %ss mean lag): %s",
-		c.Name, 100*c.Saving, r.RequestsPerItem, c.Baseline.RequestsPerItem, trim(r.Lag.Mean), trim(c.Baseline.Lag.Mean), schedule.Format(c.SameLagSchedule))
+	return fmt.Sprintf("same lag as %s: %.1f%% fewer requests (%.2f vs %.2f per item, at %s vs %s mean lag): %s",
+		c.Name, 100*c.Saving, r.RequestsPerItem, c.Baseline.RequestsPerItem, schedule.FormatAge(r.Lag.Mean), schedule.FormatAge(c.Baseline.Lag.Mean), schedule.Format(c.SameLagSchedule))
 }
-
-// change describes new against old: "12.3% less", "4.0% more".
-func change(newv, old float64) string {
-	if math.IsNaN(newv) || math.IsNaN(old) || old == 0 {
-		return "no comparable"
-	}
-	d := 100 * (newv - old) / old
-	switch {
-	case math.Abs(d) < 0.05:
-		return "the same"
-	case d < 0:
-		return fmt.Sprintf("%.1f%% less", -d)
-	}
-	return fmt.Sprintf("%.1f%% more", d)
-}
-
-func trim(x float64) string { return fmt.Sprintf("%.3g", x) }
 
 func (r *fitReport) meta() *export.Meta {
 	m := &export.Meta{Source: r.source, Budget: budgetText(r.res.Budget), Metrics: map[string]float64{}}

@@ -30,14 +30,14 @@ func shapeLines(res *fit.StudyResult) []string {
 	if f.Deadline != nil {
 		var ds []string
 		for _, d := range f.Deadlines {
-			ds = append(ds, fmt.Sprintf("%ss (%.0f%% of items)", trim(d.Age), 100*d.Share))
+			ds = append(ds, fmt.Sprintf("%s (%.0f%% of items)", schedule.FormatAge(d.Age), 100*d.Share))
 		}
 		out = append(out, fmt.Sprintf("deadline at %s: %s", strings.Join(ds, ", "), shapeText(f.Deadline, "a burst of asks after it", "deadlines", slices.Contains(f.OverCap, fit.ShapeDeadline))))
 	}
 	if f.Batch != nil {
 		p := f.Period
-		out = append(out, fmt.Sprintf("batches every %s, answers %ss after the boundary (%.0f%% of answers): %s",
-			schedule.FormatDuration(time.Duration(math.Round(p.Period*1e9))), trim(p.Phase), 100*p.Share, shapeText(f.Batch, "wall-clock aligned asks", "batches", slices.Contains(f.OverCap, fit.ShapeBatch))))
+		out = append(out, fmt.Sprintf("batches every %s, answers %s after the boundary (%.0f%% of answers): %s",
+			schedule.FormatDuration(time.Duration(math.Round(p.Period*1e9))), schedule.FormatAge(p.Phase), 100*p.Share, shapeText(f.Batch, "wall-clock aligned asks", "batches", slices.Contains(f.OverCap, fit.ShapeBatch))))
 	}
 	if f.Signals {
 		out = append(out, "the fitted schedule resets on signal (the log's signals made it pay on the fitting items; --signals=false to fit without); the limit does not")
@@ -55,9 +55,9 @@ func shapeText(s *fit.Shape, what, flag string, overCap bool) string {
 		return fmt.Sprintf("%s paid on the fitting items but asks a stuck item more often than the stuck cap allows, so it was left out (--stuck-asks to allow it)", what)
 	}
 	if s.Paid {
-		return fmt.Sprintf("%s paid: %ss mean lag instead of %ss at %.2f requests per item (vs %.2f) on the fitting items (--%s=false to fit without)",
-			what, trim(s.Shaped.Lag.Mean), trim(s.Plain.Lag.Mean), s.Shaped.RequestsPerItem, s.Plain.RequestsPerItem, flag)
+		return fmt.Sprintf("%s paid: %s mean lag instead of %s at %.2f requests per item (vs %.2f) on the fitting items (--%s=false to fit without)",
+			what, schedule.FormatAge(s.Shaped.Lag.Mean), schedule.FormatAge(s.Plain.Lag.Mean), s.Shaped.RequestsPerItem, s.Plain.RequestsPerItem, flag)
 	}
-	return fmt.Sprintf("%s did not pay (%ss mean lag at %.2f requests per item vs %ss at %.2f, seeing %.0f answers vs %.0f, on the fitting items)",
-		what, trim(s.Shaped.Lag.Mean), s.Shaped.RequestsPerItem, trim(s.Plain.Lag.Mean), s.Plain.RequestsPerItem, float64(s.Shaped.Detected), float64(s.Plain.Detected))
+	return fmt.Sprintf("%s did not pay (%s mean lag at %.2f requests per item vs %s at %.2f, seeing %.0f answers vs %.0f, on the fitting items)",
+		what, schedule.FormatAge(s.Shaped.Lag.Mean), s.Shaped.RequestsPerItem, schedule.FormatAge(s.Plain.Lag.Mean), s.Plain.RequestsPerItem, float64(s.Shaped.Detected), float64(s.Plain.Detected))
 }

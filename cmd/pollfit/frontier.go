@@ -11,6 +11,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/plot"
 	"github.com/spf13/pflag"
 )
@@ -75,7 +76,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			return fmt.Errorf("frontier: %v", err)
 		}
 		if *plotPath != "" {
-			if err := writePlot(*plotPath, *force, e.stdout, frontierPlot(pts, basePoints(base), opt.Segments)); err != nil {
+			if err := writePlot(*plotPath, *force, e.stdout, plot.FrontierOf(pts, plot.RowPoints(base), opt.Segments)); err != nil {
 				return err
 			}
 		}
@@ -107,15 +108,6 @@ func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *
 	}
 	smp, _, err := rf.studyInput(e, args, opt)
 	return smp, nil, err
-}
-
-// basePoints are the baselines as points on the frontier plot.
-func basePoints(base []fit.Row) []plot.Point {
-	var points []plot.Point
-	for _, m := range base {
-		points = append(points, plot.Point{Name: m.Name, Cost: m.RequestsPerItem, Wait: m.Lag.Mean})
-	}
-	return points
 }
 
 // maxSteps is the most budgets a frontier sweeps (each is a fit).
@@ -183,18 +175,18 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k i
 		if p.Knee {
 			mark, knee = " knee", &pts[i]
 		}
-		fmt.Fprintf(tw, "%.3g%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, mark, secs(p.Limit.Lag.Mean), secs(p.Fitted.Lag.Mean), secs(p.Gain),
-			secs(p.Fixed.Lag.Mean), secs(p.FixedInterval), secs(p.Backoff.Lag.Mean), secs(p.BackoffBase), secs(p.Jitter.Lag.Mean), secs(p.JitterBase))
+		fmt.Fprintf(tw, "%.3g%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, mark, schedule.FormatAge(p.Limit.Lag.Mean), schedule.FormatAge(p.Fitted.Lag.Mean), schedule.FormatAge(p.Gain),
+			schedule.FormatAge(p.Fixed.Lag.Mean), schedule.FormatAge(p.FixedInterval), schedule.FormatAge(p.Backoff.Lag.Mean), schedule.FormatAge(p.BackoffBase), schedule.FormatAge(p.Jitter.Lag.Mean), schedule.FormatAge(p.JitterBase))
 	}
 	tw.Flush()
 	if knee != nil {
-		fmt.Fprintf(w, "\nknee at %.3g requests per item: past it one more request per item buys %ss of mean lag, less than %.0f%% of the %ss it waits (gain/req: the lag the next request buys, on the fitted schedules)\n",
-			knee.RequestsPerItem, trim(knee.Gain), 100*fit.KneeShare, trim(knee.Fitted.Lag.Mean))
+		fmt.Fprintf(w, "\nknee at %.3g requests per item: past it one more request per item buys %s of mean lag, less than %.0f%% of the %s it waits (gain/req: the lag the next request buys, on the fitted schedules)\n",
+			knee.RequestsPerItem, schedule.FormatAge(knee.Gain), 100*fit.KneeShare, schedule.FormatAge(knee.Fitted.Lag.Mean))
 	}
 	if len(base) > 0 {
 		fmt.Fprintln(w)
 		for _, m := range base {
-			fmt.Fprintf(w, "%s: %.3g req/item, mean lag %s: %s\n", m.Name, m.RequestsPerItem, secs(m.Lag.Mean), m.Schedule)
+			fmt.Fprintf(w, "%s: %.3g req/item, mean lag %s: %s\n", m.Name, m.RequestsPerItem, schedule.FormatAge(m.Lag.Mean), m.Schedule)
 		}
 	}
 }

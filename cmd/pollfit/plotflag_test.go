@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,9 +63,6 @@ func TestCommandPlots(t *testing.T) {
 	if got := names(estimatePlot(&acc, d)); len(got) == 0 || got[0] != "smoothed density" {
 		t.Errorf("estimate plot series %q", got)
 	}
-	if got := names(survivalPlot(&acc, d)); len(got) < 2 || got[0] != "Kaplan–Meier" {
-		t.Errorf("survival plot series %q", got)
-	}
 	named, err := parseSpecs([]string{"a=1s", "b=2s, reset on signal"})
 	if err != nil {
 		t.Fatal(err)
@@ -78,14 +76,14 @@ func TestCommandPlots(t *testing.T) {
 		m.Name = n.name
 		ms = append(ms, m)
 	}
-	if got := names(evalPlot(its, named, ms)); strings.Join(got, ",") != "a,b" {
+	if got := names(evalPlot(fit.ItemSample(its), named, ms)); strings.Join(got, ",") != "a,b" {
 		t.Errorf("eval plot series %q", got)
 	}
 	st, err := fit.Study(fit.ItemSample(its), fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := names(fitPlot(st))
+	got := names(plot.HazardOf(st))
 	if len(got) < 3 || got[0] != "hazard h(t)" || got[len(got)-1] != "asks (fitted)" {
 		t.Errorf("fit plot series %q", got)
 	}
@@ -97,22 +95,24 @@ func TestCommandPlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(fitPlot(mr)); len(got) < 3 || got[0] != "hazard h(t)" || got[1] != "optimal rate r(t)" {
+	if got := names(plot.HazardOf(mr)); len(got) < 3 || got[0] != "hazard h(t)" || got[1] != "optimal rate r(t)" {
 		t.Errorf("fit plot of a model: series %q", got)
 	}
 	rough, err := fit.Study(fit.ItemSample(its), fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}, Rough: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(fitPlot(rough)); len(got) < 2 || got[len(got)-1] != "asks (fitted)" || got[0] == "hazard h(t)" {
+	if got := names(plot.HazardOf(rough)); len(got) < 2 || got[len(got)-1] != "asks (fitted)" || got[0] == "hazard h(t)" {
 		t.Errorf("fit plot without density: series %q", got)
 	}
 	fr, _, err := fit.StudyFrontier(fit.ItemSample(its), nil, fit.StudyOptions{}, []float64{2, 4, 8})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = names(frontierPlot(fr, []plot.Point{{Name: "fitted", Cost: st.Fitted.RequestsPerItem, Wait: st.Fitted.Lag.Mean}}, 4))
-	if len(got) < 3 || got[0] != "limit, asking by age (hindsight)" || got[len(got)-1] != "fitted" {
+	// The fitted curve is labelled with the clauses asked for
+	// (frontier --segments 6), not a fixed 4.
+	got = names(plot.FrontierOf(fr, plot.RowPoints([]fit.Row{st.Fitted}), 6))
+	if len(got) < 3 || got[0] != "limit, asking by age (hindsight)" || got[1] != "fitted, 6 clauses" || !slices.Contains(got, "fitted") {
 		t.Errorf("frontier plot series %q", got)
 	}
 }

@@ -15,21 +15,30 @@ import (
 func init() {
 	register(&command{
 		name:    "report",
-		summary: "write a self-contained HTML report: distribution, fit, lags, frontier, metrics",
+		summary: "write a self-contained HTML report: the decision, distribution, fit, lags, items, frontier, metrics",
 		usage:   "pollfit report [fit flags] [--baseline NAME=SPEC]... LOG... -o report.html",
 		example: `  pollfit report --requests-per-item 8 payments.csv -o report.html
   pollfit report --baseline now='1s until 30s, 5s' payments.csv -o report.html
   pollfit report --asks-by 20@10m --baseline every-10s=10s batch.csv -o batch.html
 
-The report is one HTML file with the pictures inlined as SVG: the
-settle-time density and survival, the hazard with the optimal ask rate
-and the fitted schedule, the lag distribution of every schedule, the
+The report opens with a summary that decides: the schedule to ship,
+today's (the first baseline) beside it with the lag and cost of both and
+their bootstrap intervals, the same-cost and same-lag comparisons, the
+stuck cost, the give-up age and the frontier's knee. The schedule to ship
+is the one 'pollfit fit' ships with the same flags, so the summary's
+figures are fit --json's: at the budget given, or without one at what
+the first baseline spends; the knee is shown beside it, not shipped
+(give its budget as --requests-per-item to ship it).
+
+Then the pictures, inlined as SVG: the settle-time density and survival,
+the hazard with the optimal ask rate and the fitted schedule, the lag
+distribution of every schedule, thirty held-out items one by one under
+today's schedule and the fitted one (fit --plot-items draws it alone), the
 wait-versus-cost frontier, the batch phase when there is one, and a table
 of metrics with the command that reproduces it. It fetches nothing and
-reads on a phone. The fit flags are those of 'pollfit fit'; without a
-budget the fit spends what the first baseline spends. Every schedule is
-measured on the --holdout share of the items, which the estimates and the
-fit do not see.`,
+reads on a phone. The fit flags are those of 'pollfit fit'. Every
+schedule is measured on the --holdout share of the items, which the
+estimates and the fit do not see.`,
 		flags: reportFlags,
 	})
 }
@@ -62,7 +71,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Shapes: shapeLines(rep.res)}
+		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Shapes: shapeLines(rep.res), Clauses: rep.opt.Segments}
 		if opt.Title == "" {
 			opt.Title = "pollfit report: " + strings.Join(args, ", ")
 		}

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
+	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // TestReportRendersFitsResult checks that pollfit report and pollfit fit
@@ -58,11 +62,7 @@ func TestReportRendersFitsResult(t *testing.T) {
 			}
 			// Columns: name, mean lag, p50, p90, p99, max, requests, detected,
 			// missed, pending, missed share, stuck asks, asks by ...
-			want := strconv.FormatFloat(r.Lag.Mean, 'g', 3, 64) + " s"
-			if r.Lag.Mean < 1 {
-				want = strconv.FormatFloat(r.Lag.Mean*1e3, 'g', 3, 64) + " ms"
-			}
-			if cells[1] != want || cells[6] != strconv.FormatFloat(r.Req, 'f', 2, 64) || cells[11] != strconv.FormatFloat(r.Stuck, 'f', 2, 64) {
+			if want := schedule.FormatAge(r.Lag.Mean); cells[1] != want || cells[6] != strconv.FormatFloat(r.Req, 'f', 2, 64) || cells[11] != strconv.FormatFloat(r.Stuck, 'f', 2, 64) {
 				t.Errorf("%s: row %q: report %q, fit --json lag %g, %g requests, %g stuck", c.log, r.Name, cells, r.Lag.Mean, r.Req, r.Stuck)
 			}
 		}
@@ -81,4 +81,101 @@ func tableRow(page, name string) []string {
 		cells = append(cells, c[1])
 	}
 	return cells
+}
+
+// TestReportSummaryIsFitsJSON checks the figures of the report's summary
+// against pollfit fit --json for the same flags: each figure the summary
+// shows names its path in the JSON, and its value there must be the
+// same number (or text), with and without a budget of its own.
+func TestReportSummaryIsFitsJSON(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "pay.csv")
+	if code := run([]string{"gen", "--model", "payments", "-n", "1500", "--seed", "5", "-o", log}, io.Discard, io.Discard); code != 0 {
+		t.Fatalf("gen: exit %d", code)
+	}
+	base := "--baseline=now=1s until 30s, 5s until 5m"
+	for _, c := range []struct {
+		args []string
+		want []string // figures the summary must show
+	}{
+		{[]string{"--requests-per-item=6", base, "--bootstrap=40", log},
+			[]string{"budget.requests_per_item", "fitted.lag_s.mean", "fitted.lag_mean_ci.0", "fitted.lag_mean_ci.1", "fitted.requests_per_item",
+				"fitted.requests_per_item_ci.0", "fitted.stuck_asks", "fitted.missed_share", "baselines.0.lag_s.mean", "baselines.0.requests_per_item_ci.1",
+				"baselines.0.stuck_asks", "comparisons.0.change", "comparisons.0.change_ci.0", "comparisons.0.change_ci.1", "comparisons.0.equal_cost_lag_s",
+				"comparisons.0.same_lag.saving", "comparisons.0.same_lag.schedule", "stuck_cap.asks", "give_up.age_s"}},
+		// No budget: the fit spends the baseline's cost, and says so.
+		{[]string{base, "--bootstrap=0", log},
+			[]string{"budget.requests_per_item", "fitted.lag_s.mean", "baselines.0.lag_s.mean", "comparisons.0.change", "give_up.age_s"}},
+	} {
+		var fitOut, repOut, errb bytes.Buffer
+		if code := run(append([]string{"fit", "-q", "--json"}, c.args...), &fitOut, &errb); code != 0 {
+			t.Fatalf("fit: exit %d: %s", code, errb.String())
+		}
+		if code := run(append([]string{"report", "-q"}, c.args...), &repOut, &errb); code != 0 {
+			t.Fatalf("report: exit %d: %s", code, errb.String())
+		}
+		var js any
+		if err := json.Unmarshal(fitOut.Bytes(), &js); err != nil {
+			t.Fatal(err)
+		}
+		page := repOut.String()
+		sum := page[strings.Index(page, `<section id="summary">`):]
+		sum = sum[:strings.Index(sum, "</section>")]
+		seen := map[string]bool{}
+		for _, m := range regexp.MustCompile(`data-figs="([^"]*)">([^<]*)<`).FindAllStringSubmatch(sum, -1) {
+			for _, f := range strings.Split(html.UnescapeString(m[1]), ";") {
+				key, val, _ := strings.Cut(f, "=")
+				seen[key] = true
+				if strings.HasPrefix(key, "frontier.") {
+					continue // the knee is the frontier table's
+				}
+				checkJSONFigure(t, js, key, val)
+				if key == "fitted.lag_s.mean" {
+					v, _ := strconv.ParseFloat(val, 64)
+					if shown := html.UnescapeString(m[2]); shown != schedule.FormatAge(v) {
+						t.Errorf("mean lag %g shown as %q", v, shown)
+					}
+				}
+			}
+		}
+		for _, k := range c.want {
+			if !seen[k] {
+				t.Errorf("%q: the summary does not show %s", c.args, k)
+			}
+		}
+	}
+}
+
+// checkJSONFigure fails unless the JSON js holds val at the dotted path
+// key (array indices as numbers).
+func checkJSONFigure(t *testing.T, js any, key, val string) {
+	t.Helper()
+	v := js
+	for _, p := range strings.Split(key, ".") {
+		switch n := v.(type) {
+		case map[string]any:
+			v = n[p]
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i >= len(n) {
+				t.Errorf("%s: no index %s in fit --json", key, p)
+				return
+			}
+			v = n[i]
+		default:
+			t.Errorf("%s: not in fit --json", key)
+			return
+		}
+	}
+	switch w := v.(type) {
+	case float64:
+		if got, err := strconv.ParseFloat(val, 64); err != nil || got != w {
+			t.Errorf("%s: summary %s, fit --json %v", key, val, w)
+		}
+	case string:
+		if val != w {
+			t.Errorf("%s: summary %q, fit --json %q", key, val, w)
+		}
+	default:
+		t.Errorf("%s: fit --json has %v (%T), the summary %s", key, v, v, val)
+	}
 }

@@ -120,3 +120,11 @@ func ExampleTimeline_stopping() {
 	// 0s false
 	// 58s true
 }
+
+func ExampleFormatAge() {
+	for _, s := range []float64{0.25, 1.5, 90, 600, 1340, 9360, 3 * 86400} {
+		fmt.Print(schedule.FormatAge(s), " ")
+	}
+	fmt.Println()
+	// Output: 250ms 1.5s 90s 10m 22m20s 2h36m 3d
+}

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"github.com/pollfit/pollfit/fit/schedule"
 	"math"
 
 	"gonum.org/v1/plot/plotter"
@@ -12,7 +13,7 @@ import (
 // wall-clock boundary, put into bins equal bins (default 60 when 0). The
 // estimated batch phase, if positive, is marked.
 func Phase(phases []float64, period, phase float64, bins int) *Figure {
-	fig := newFigure("Phase of answers within the batch period", "time after the period boundary (period "+FormatAge(period)+")", "share of final answers")
+	fig := newFigure("Phase of answers within the batch period", "time after the period boundary (period "+schedule.FormatAge(period)+")", "share of final answers")
 	if bins <= 0 {
 		bins = 60
 	}
@@ -66,7 +67,7 @@ func (ageTicks) Ticks(lo, hi float64) []gplotTick {
 	ts := countTicks{}.Ticks(lo, hi)
 	for i := range ts {
 		if ts[i].Label != "" {
-			ts[i].Label = FormatAge(ts[i].Value)
+			ts[i].Label = schedule.FormatAge(ts[i].Value)
 		}
 	}
 	return ts

@@ -8,22 +8,6 @@ import (
 	"testing"
 )
 
-func TestFormatAge(t *testing.T) {
-	for _, c := range []struct {
-		sec  float64
-		want string
-	}{
-		{0, "0"}, {0.001, "1ms"}, {0.5, "500ms"}, {1, "1s"}, {1.5, "1.5s"}, {10, "10s"},
-		{60, "1m"}, {90, "90s"}, {120, "2m"}, {600, "10m"}, {3600, "1h"}, {5400, "90m"},
-		{6 * 3600, "6h"}, {36 * 3600, "36h"}, {86400, "1d"}, {7 * 86400, "7d"}, {-30, "-30s"},
-		{1340, "22m20s"}, {125, "2m5s"}, {119.7, "2m"}, {9360, "2h36m"}, {150 * 3600, "6d6h"}, {86340, "23h59m"}, {86280.4, "23h58m"}, {129600, "36h"}, {131000, "1d12h"},
-	} {
-		if got := FormatAge(c.sec); got != c.want {
-			t.Errorf("FormatAge(%g) = %q, want %q", c.sec, got, c.want)
-		}
-	}
-}
-
 func labels(lo, hi float64) []string {
 	var out []string
 	for _, tk := range (LogTimeTicks{}).Ticks(lo, hi) {

@@ -1,9 +1,9 @@
 package plot
 
 import (
-	"math"
 	"strconv"
 
+	"github.com/pollfit/pollfit/fit/schedule"
 	gplot "gonum.org/v1/plot"
 )
 
@@ -38,7 +38,7 @@ func (LogTimeTicks) Ticks(lo, hi float64) []gplot.Tick {
 	var ticks []gplot.Tick
 	if len(major) >= 3 {
 		for _, x := range major {
-			ticks = append(ticks, gplot.Tick{Value: x, Label: FormatAge(x)})
+			ticks = append(ticks, gplot.Tick{Value: x, Label: schedule.FormatAge(x)})
 		}
 		for _, x := range minor {
 			ticks = append(ticks, gplot.Tick{Value: x})
@@ -48,14 +48,14 @@ func (LogTimeTicks) Ticks(lo, hi float64) []gplot.Tick {
 	all := mergeSorted(major, minor)
 	if len(all) >= 2 {
 		for _, x := range all {
-			ticks = append(ticks, gplot.Tick{Value: x, Label: FormatAge(x)})
+			ticks = append(ticks, gplot.Tick{Value: x, Label: schedule.FormatAge(x)})
 		}
 		return ticks
 	}
 	// A narrow axis: plain linear ticks, labelled as ages.
 	for _, t := range (gplot.DefaultTicks{}).Ticks(lo, hi) {
 		if t.Label != "" {
-			t.Label = FormatAge(t.Value)
+			t.Label = schedule.FormatAge(t.Value)
 		}
 		ticks = append(ticks, t)
 	}
@@ -75,65 +75,6 @@ func mergeSorted(a, b []float64) []float64 {
 		}
 	}
 	return out
-}
-
-// FormatAge writes an age in seconds as a short duration: 500ms, 1.5s,
-// 30s, 2m, 90s, 1h, 36h, 2d, and in two units from 100 of the smaller on
-// when no single one is whole: 2m5s, 22m20s, 2h36m, 6d6h.
-func FormatAge(sec float64) string {
-	if sec == 0 {
-		return "0"
-	}
-	if math.IsNaN(sec) || math.IsInf(sec, 0) {
-		return strconv.FormatFloat(sec, 'g', -1, 64)
-	}
-	sign := ""
-	if sec < 0 {
-		sign, sec = "-", -sec
-	}
-	units := []struct {
-		name string
-		size float64
-	}{{"d", 86400}, {"h", 3600}, {"m", 60}, {"s", 1}, {"ms", 1e-3}, {"µs", 1e-6}}
-	for _, u := range units {
-		v := sec / u.size
-		if v < 1 {
-			continue
-		}
-		r := math.Round(v*100) / 100
-		if u.size > 1 && r != math.Round(v) {
-			continue // 1.5m reads worse than 90s
-		}
-		if r >= 100 && u.size < 86400 && sec >= 60 {
-			return sign + mixed(sec) // 156m reads worse than 2h36m
-		}
-		return sign + strconv.FormatFloat(r, 'g', 3, 64) + u.name
-	}
-	return sign + strconv.FormatFloat(sec, 'g', 3, 64) + "s"
-}
-
-// mixed writes an age of a minute or more in two units, rounded to the
-// smaller: 22m20s, 23h59m, 1d12h.
-func mixed(sec float64) string {
-	switch {
-	case sec < 3600:
-		s := int64(math.Round(sec))
-		if s%60 == 0 {
-			return strconv.FormatInt(s/60, 10) + "m"
-		}
-		return strconv.FormatInt(s/60, 10) + "m" + strconv.FormatInt(s%60, 10) + "s"
-	case sec < 86400:
-		m := int64(math.Round(sec / 60))
-		if m%60 == 0 {
-			return strconv.FormatInt(m/60, 10) + "h"
-		}
-		return strconv.FormatInt(m/60, 10) + "h" + strconv.FormatInt(m%60, 10) + "m"
-	}
-	h := int64(math.Round(sec / 3600))
-	if h%24 == 0 {
-		return strconv.FormatInt(h/24, 10) + "d"
-	}
-	return strconv.FormatInt(h/24, 10) + "d" + strconv.FormatInt(h%24, 10) + "h"
 }
 
 // countTicks is a linear ticker labelled with plain numbers, trimmed of

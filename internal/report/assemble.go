@@ -14,48 +14,70 @@ import (
 // assemble writes the facts, the metrics and the pictures.
 func (b *builder) assemble() {
 	r := b.r
-	st := b.study
 	r.Schedule = schedule.Format(b.fitted)
 	r.Metrics = b.metrics
 	r.Facts = b.facts()
+	r.MetricsNote = b.metricsNote()
+	r.Sections = b.sections()
+}
+
+// metricsNote says what the metrics table was measured on and how the
+// fit compares with each baseline.
+func (b *builder) metricsNote() string {
+	st := b.study
+	var note string
 	if st.Holdout > 0 {
-		r.MetricsNote = fmt.Sprintf("Replayed on the %.0f held-out items (%.0f%%, seed %d) to the give-up age %s; the estimates and the fit use the other %.0f.",
-			st.HeldOut.Total(), 100*st.Holdout, st.Seed, plot.FormatAge(st.GiveUp.Age.Seconds()), st.FitOn.Total())
+		note = fmt.Sprintf("Replayed on the %.0f held-out items (%.0f%%, seed %d) to the give-up age %s; the estimates and the fit use the other %.0f.",
+			st.HeldOut.Total(), 100*st.Holdout, st.Seed, schedule.FormatAge(st.GiveUp.Age.Seconds()), st.FitOn.Total())
 	} else {
-		r.MetricsNote = fmt.Sprintf("Replayed on all %.0f items, the ones the schedule was fitted to, to the give-up age %s: expect a little worse on new data (use --holdout).", st.HeldOut.Total(), plot.FormatAge(st.GiveUp.Age.Seconds()))
+		note = fmt.Sprintf("Replayed on all %.0f items, the ones the schedule was fitted to, to the give-up age %s: expect a little worse on new data (use --holdout).", st.HeldOut.Total(), schedule.FormatAge(st.GiveUp.Age.Seconds()))
 	}
-	r.MetricsNote += " " + st.LimitNote + "."
+	note += " " + st.LimitNote + "."
 	for _, c := range st.Baselines {
-		r.MetricsNote += fmt.Sprintf(" Same cost as %s: %s.", c.Name, comparison(c))
+		note += fmt.Sprintf(" Same cost as %s: %s.", c.Name, comparison(c))
 		if c.SameLag != nil {
-			r.MetricsNote += fmt.Sprintf(" Same lag as %s: %.1f%% fewer requests (%s vs %s per item).", c.Name, 100*c.Saving, num(c.SameLag.RequestsPerItem), num(c.Baseline.RequestsPerItem))
+			note += fmt.Sprintf(" Same lag as %s: %.1f%% fewer requests (%s vs %s per item).", c.Name, 100*c.Saving, num(c.SameLag.RequestsPerItem), num(c.Baseline.RequestsPerItem))
 		}
 	}
-	marks := b.marks()
-	t, f, S, h := b.dist.Grid()
-	r.Sections = append(r.Sections,
-		Section{ID: "density", Title: "Settle-time density",
-			Text:   "Smoothed density of the age at the final answer, on a log-time axis (the area between two ages is the share answered between them). Dashed rules mark deadlines (timeouts where answers pile up), a dotted rule the batch period.",
-			Figure: plot.Density(t, f, marks)},
-		Section{ID: "survival", Title: "Survival",
-			Text:   fmt.Sprintf("Share of items still without a final answer at each age: Kaplan–Meier steps, with + where items were last seen still pending (censored, %d of them); the smoothed estimate dashed. %.1f%% never answered within the data.", int(b.acc.Pending), 100*b.km.Never()),
-			Figure: plot.Survival(b.km.Time, b.km.Surv, b.censored(), t, S, marks)},
-		Section{ID: "hazard", Title: "Hazard and ask rate",
-			Text:   b.hazardText(),
-			Figure: plot.Hazard(t, trustedHazard(h, S), b.rates(), b.fittedAsks())},
-		Section{ID: "lags", Title: "Lag per schedule",
-			Text:   "Share of detected items seen within each lag (time from the answer to the ask that sees it). Further left is better. Schedules with reset on signal ask at each item's signal too, as the replay does.",
-			Figure: plot.Lags(b.lagCurves())},
-		Section{ID: "frontier", Title: "Expected wait versus cost",
-			Text:   b.frontierText(),
-			Figure: plot.Frontier(b.frontierXY())},
-	)
-	if b.period != nil {
-		r.Sections = append(r.Sections, Section{ID: "phase", Title: "Batch phase",
-			Text: fmt.Sprintf("Final answers by time after each %s wall-clock boundary: %.0f%% settle in the batch, about %s after the boundary (%s).",
-				plot.FormatAge(b.period.Period), 100*b.period.Share, plot.FormatAge(math.Round(b.period.Phase*10)/10), pValue(b.period.PValue)),
-			Figure: plot.Phase(b.phases(), b.period.Period, b.period.Phase, 0)})
+	return note
+}
+
+// sections are the pictures, each with its explanation.
+func (b *builder) sections() []Section {
+	st := b.study
+	var points []fit.Row
+	for _, m := range b.metrics {
+		if !strings.HasPrefix(m.Name, "limit") { // on the limit curve by construction
+			points = append(points, m)
+		}
 	}
+	secs := []Section{
+		{ID: "density", Title: "Settle-time density",
+			Text:   "Smoothed density of the age at the final answer, on a log-time axis (the area between two ages is the share answered between them). Dashed rules mark deadlines (timeouts where answers pile up), a dotted rule the batch period.",
+			Figure: plot.DensityOf(b.dist, b.period)},
+		{ID: "survival", Title: "Survival",
+			Text:   fmt.Sprintf("Share of items still without a final answer at each age: Kaplan–Meier steps, with + where items were last seen still pending (censored, %d of them); the smoothed estimate dashed. %.1f%% never answered within the data.", int(b.acc.Pending), 100*b.km.Never()),
+			Figure: plot.SurvivalOf(b.km, b.dist, b.period)},
+		{ID: "hazard", Title: "Hazard and ask rate",
+			Text:   b.hazardText(),
+			Figure: plot.HazardOf(st)},
+		{ID: "lags", Title: "Lag per schedule",
+			Text:   "Share of detected items seen within each lag (time from the answer to the ask that sees it). Further left is better. Schedules with reset on signal ask at each item's signal too, as the replay does.",
+			Figure: plot.LagsOf(b.lagged, b.scheds, *st.HeldOut)},
+	}
+	if f := plot.ItemsOf(st); f != nil {
+		secs = append(secs, Section{ID: "items", Title: "Items one by one", Text: b.itemsText(), Figure: f})
+	}
+	secs = append(secs, Section{ID: "frontier", Title: "Expected wait versus cost",
+		Text:   b.frontierText(),
+		Figure: plot.FrontierOf(b.front, plot.RowPoints(points), b.opt.Clauses)})
+	if b.period != nil {
+		secs = append(secs, Section{ID: "phase", Title: "Batch phase",
+			Text: fmt.Sprintf("Final answers by time after each %s wall-clock boundary: %.0f%% settle in the batch, about %s after the boundary (%s).",
+				schedule.FormatAge(b.period.Period), 100*b.period.Share, schedule.FormatAge(math.Round(b.period.Phase*10)/10), pValue(b.period.PValue)),
+			Figure: plot.PhaseOf(b.train, b.period)})
+	}
+	return secs
 }
 
 // continuous is the continuous-rate schedule's asks, if the fit has one.
@@ -78,6 +100,18 @@ func (b *builder) hazardText() string {
 	return s
 }
 
+func (b *builder) itemsText() string {
+	which := "held-out items"
+	if b.study.Holdout == 0 {
+		which = "items"
+	}
+	s := fmt.Sprintf("%d of the %s, drawn at random (seed %d), one row each, earliest answer at the top; replayed as the table replays them, to the give-up age. A ring marks where the answer landed, dots are asks and the bar is the lag, the time from the answer to the ask that sees it.", min(plot.ItemRows, len(b.test)), which, b.study.Seed)
+	if len(b.study.Baselines) > 0 {
+		s += fmt.Sprintf(" Each row has two lanes: %s (today) above, the fitted schedule below, on the same item.", b.study.Baselines[0].Name)
+	}
+	return s + " A pending item (no answer yet) is asked up to the age it was last seen at, marked ×; a missed answer (after the give-up age) has a grey bar to it. The age axis is linear up to a second and logarithmic beyond."
+}
+
 func (b *builder) frontierText() string {
 	return "Mean lag against requests per item, all measured on the items of the table to the give-up age: pollfit frontier's table, drawn. The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap. The knee is the first budget past which one more request per item buys less than 5% of the mean lag."
 }
@@ -85,134 +119,32 @@ func (b *builder) frontierText() string {
 // comparison is the one sentence comparing a baseline with the fit at
 // its cost.
 func comparison(c fit.Comparison) string {
-	d := 100 * c.Change
-	word := "less"
-	if d > 0 {
-		word = "more"
-	}
-	return fmt.Sprintf("%.1f%% %s mean lag at its held-out cost of %.2f requests per item (%s vs %s)", math.Abs(d), word, c.Baseline.RequestsPerItem, age(c.EqualCostLag), age(c.Baseline.Lag.Mean))
-}
-
-func (b *builder) marks() plot.Marks {
-	var m plot.Marks
-	for _, d := range b.dist.Atoms() {
-		m.Deadlines = append(m.Deadlines, d.Age)
-	}
-	if b.period != nil {
-		m.Period = b.period.Period
-	}
-	return m
-}
-
-func (b *builder) censored() []float64 {
-	var c []float64
-	for _, it := range b.train {
-		if !it.Status.Final() {
-			c = append(c, it.Age)
-		}
-	}
-	return c
-}
-
-func (b *builder) fittedAsks() []float64 {
-	asks, err := b.fitted.Timeline().Asks(b.res.Horizon)
-	if err != nil {
-		return nil
-	}
-	out := make([]float64, len(asks))
-	for i, a := range asks {
-		out[i] = a.Seconds()
-	}
-	return out
-}
-
-func (b *builder) rates() []plot.Curve {
-	var cs []plot.Curve
-	if len(b.continuous()) > 1 {
-		x, y := plot.AskRate(b.continuous())
-		cs = append(cs, plot.Curve{Name: "optimal rate r(t)", X: x, Y: y, Colour: plot.Palette(4)})
-	}
-	if x, y := plot.AskRate(b.res.Optimum.Asks); len(x) > 0 {
-		// The exact optimum's gaps scatter around the continuous rate:
-		// points read better than a jagged staircase.
-		cs = append(cs, plot.Curve{Name: "exact optimum (1/gap)", X: x, Y: y, Points: true, Colour: plot.Palette(1)})
-	}
-	if x, y := plot.AskRate(b.fittedAsks()); len(x) > 0 {
-		cs = append(cs, plot.Curve{Name: "fitted schedule", X: x, Y: y, Steps: true, Colour: plot.Palette(0)})
-	}
-	return cs
-}
-
-// lagCurves are the lag distributions: each item's lag, or for a
-// histogram (whose items are weighted bins) the replayed percentiles.
-func (b *builder) lagCurves() []plot.Curve {
-	if b.study.HeldOut.Weighted() {
-		var cs []plot.Curve
-		for _, m := range b.lagged {
-			x, y := percentileCurve(m.Lag)
-			cs = append(cs, plot.Curve{Name: m.Name, X: x, Y: y})
-		}
-		return cs
-	}
-	return LagCurves(b.lagged, b.scheds, b.test)
-}
-
-func (b *builder) frontierXY() (curves []plot.Curve, pts []plot.Point) {
-	curves = b.front
-	for _, m := range b.metrics {
-		if strings.HasPrefix(m.Name, "limit") {
-			continue // on the limit curve by construction
-		}
-		pts = append(pts, plot.Point{Name: m.Name, Cost: m.RequestsPerItem, Wait: m.Lag.Mean})
-	}
-	if b.knee != nil {
-		pts = append(pts, *b.knee)
-	}
-	return curves, pts
-}
-
-// phases are the settle times of the final training items modulo the
-// batch period, in seconds.
-func (b *builder) phases() []float64 {
-	p := int64(b.period.Period * 1e9)
-	var out []float64
-	for _, it := range b.train {
-		if !it.Status.Final() || !it.HasCreated() {
-			continue
-		}
-		at := it.Created + int64(math.Round(it.Age*1e9))
-		out = append(out, float64(((at%p)+p)%p)/1e9)
-	}
-	return out
+	return fmt.Sprintf("%s at its held-out cost of %.2f requests per item (%s vs %s)", c.LagChange(), c.Baseline.RequestsPerItem, schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(c.Baseline.Lag.Mean))
 }
 
 func (b *builder) facts() []Fact {
 	fs := []Fact{
 		{"items", b.counts()},
-		{"never answered", fmt.Sprintf("%.2f%% (Kaplan–Meier, at the last observed age %s)", 100*b.km.Never(), plot.FormatAge(math.Round(b.km.End())))},
+		{"never answered", fmt.Sprintf("%.2f%% (Kaplan–Meier, at the last observed age %s)", 100*b.km.Never(), schedule.FormatAge(math.Round(b.km.End())))},
 	}
 	if q := b.km.Quantiles([]float64{0.5, 0.9, 0.99}); len(q) == 3 {
 		fs = append(fs, Fact{"answered by", fmt.Sprintf("50%%: %s, 90%%: %s, 99%%: %s", ageOrNot(q[0]), ageOrNot(q[1]), ageOrNot(q[2]))})
 	}
 	fs = append(fs, Fact{"deadlines", deadlines(b.dist.Atoms())})
 	if p := b.period; p != nil {
-		fs = append(fs, Fact{"batch period", fmt.Sprintf("%s, %.0f%% of answers, about %s after each boundary", plot.FormatAge(p.Period), 100*p.Share, plot.FormatAge(math.Round(p.Phase*10)/10))})
+		fs = append(fs, Fact{"batch period", fmt.Sprintf("%s, %.0f%% of answers, about %s after each boundary", schedule.FormatAge(p.Period), 100*p.Share, schedule.FormatAge(math.Round(p.Phase*10)/10))})
 	} else {
 		fs = append(fs, Fact{"batch period", "none found"})
 	}
 	st := b.study
 	fs = append(fs,
 		Fact{"budget", budget(st)},
-		Fact{"give up at", fmt.Sprintf("%s (%s)", plot.FormatAge(st.GiveUp.Age.Seconds()), st.GiveUp.Reason)},
+		Fact{"give up at", fmt.Sprintf("%s (%s)", schedule.FormatAge(st.GiveUp.Age.Seconds()), st.GiveUp.Reason)},
 		Fact{"stuck cap", fmt.Sprintf("%d asks by the give-up age to an item that never answers (%s)", st.StuckCap, st.StuckCapReason)},
 		Fact{"hold-out", holdout(st)},
 	)
 	if len(b.opt.Shapes) > 0 {
 		fs = append(fs, Fact{"shapes", strings.Join(b.opt.Shapes, "; ")})
-	}
-	if len(b.metrics) > 0 {
-		m := b.metrics[0]
-		fs = append(fs, Fact{"fitted schedule achieves", fmt.Sprintf("mean lag %s, p99 %s, %.2f requests per item", age(m.Lag.Mean), age(m.Lag.P99), m.RequestsPerItem)})
 	}
 	return fs
 }
@@ -244,7 +176,7 @@ func ageOrNot(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "not reached"
 	}
-	return age(x)
+	return schedule.FormatAge(x)
 }
 
 func deadlines(ds []estimate.Deadline) string {
@@ -253,7 +185,7 @@ func deadlines(ds []estimate.Deadline) string {
 	}
 	parts := make([]string, len(ds))
 	for i, d := range ds {
-		parts[i] = fmt.Sprintf("%s (%.1f%% of items)", age(d.Age), 100*d.Share)
+		parts[i] = fmt.Sprintf("%s (%.1f%% of items)", schedule.FormatAge(d.Age), 100*d.Share)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -266,7 +198,7 @@ func budget(st *fit.StudyResult) string {
 	case b.RequestsPerItem > 0:
 		s = fmt.Sprintf("%.3g requests per item", b.RequestsPerItem)
 	case b.AsksBy > 0:
-		s = fmt.Sprintf("%d asks by %s to an item that never settles", b.AsksBy, plot.FormatAge(b.AsksByAge.Seconds()))
+		s = fmt.Sprintf("%d asks by %s to an item that never settles", b.AsksBy, schedule.FormatAge(b.AsksByAge.Seconds()))
 	case b.MaxAttempts > 0:
 		s = fmt.Sprintf("%d attempts in all", b.MaxAttempts)
 	default:
@@ -283,19 +215,6 @@ func holdout(st *fit.StudyResult) string {
 		return "none: fitted and measured on all items"
 	}
 	return fmt.Sprintf("%.0f%% of items (%.0f) held out to measure on, by a random split with seed %d; %.0f to fit", 100*st.Holdout, st.HeldOut.Total(), st.Seed, st.FitOn.Total())
-}
-
-// trustedHazard blanks the hazard where fewer than 1 in 1000 items are
-// still waiting: there f/S divides noise by almost nothing.
-func trustedHazard(h, S []float64) []float64 {
-	out := make([]float64, len(h))
-	for i := range h {
-		out[i] = h[i]
-		if S[i] < 1e-3 {
-			out[i] = math.NaN()
-		}
-	}
-	return out
 }
 
 func pValue(p float64) string {

@@ -2,13 +2,10 @@ package report
 
 import (
 	"errors"
-	"fmt"
-	"math"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
-	"github.com/pollfit/pollfit/internal/plot"
 )
 
 // Options are the settings of Build.
@@ -20,6 +17,10 @@ type Options struct {
 	// Shapes are sentences about the shapes the fit tried, shown as a
 	// fact.
 	Shapes []string
+	// Clauses is the most clauses a fitted schedule has (the fit's
+	// Options.Segments; 0 for the exact ask ages), for the frontier's
+	// legend.
+	Clauses int
 }
 
 // Build assembles the report of a fit study: the pictures and tables of
@@ -35,8 +36,9 @@ func Build(study *fit.StudyResult, front []fit.FrontierPoint, opt Options) (*Rep
 	b := &builder{r: r, opt: opt, study: study, train: study.FitOn.Items, test: study.HeldOut.Items}
 	b.estimate()
 	b.rows()
-	b.frontier(front)
+	b.front = front
 	b.assemble()
+	r.Summary = Summarise(study, front)
 	return r, nil
 }
 
@@ -57,8 +59,7 @@ type builder struct {
 	metrics []fit.Row // the table: fitted, limit, exact (fit), baselines
 	lagged  []fit.Metrics
 	scheds  []*schedule.Schedule // the schedules of lagged
-	front   []plot.Curve         // frontier: the limit first, then the fits and families
-	knee    *plot.Point          // the frontier's knee, if it has one
+	front   []fit.FrontierPoint  // the frontier table
 }
 
 // estimate takes the Kaplan–Meier estimate, the smoothed density and
@@ -98,38 +99,5 @@ func (b *builder) rows() {
 		s, _ := schedule.Parse(c.Baseline.Schedule)
 		add(c.Baseline, s)
 		add(c.Fitted, c.Schedule)
-	}
-}
-
-// frontier draws the frontier table: the limit, the fitted schedules and
-// the families at each budget.
-func (b *builder) frontier(pts []fit.FrontierPoint) {
-	curves := []plot.Curve{{Name: "limit, asking by age (hindsight)"}, {Name: "fitted schedules"}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
-	for _, p := range pts {
-		if p.Knee {
-			b.knee = &plot.Point{Name: fmt.Sprintf("knee (%.3g req/item)", p.RequestsPerItem), Cost: p.Fitted.RequestsPerItem, Wait: p.Fitted.Lag.Mean}
-		}
-		for i, pr := range []fit.Prediction{p.Limit, p.Fitted, p.Fixed, p.Backoff, p.Jitter} {
-			if !math.IsNaN(pr.RequestsPerItem) && !math.IsNaN(pr.Lag.Mean) {
-				curves[i].X = append(curves[i].X, pr.RequestsPerItem)
-				curves[i].Y = append(curves[i].Y, pr.Lag.Mean)
-			}
-		}
-	}
-	for _, c := range curves {
-		if len(c.X) > 0 {
-			sortCurve(c)
-			b.front = append(b.front, c)
-		}
-	}
-}
-
-// sortCurve sorts a curve's points by x.
-func sortCurve(c plot.Curve) {
-	for i := 1; i < len(c.X); i++ {
-		for j := i; j > 0 && c.X[j] < c.X[j-1]; j-- {
-			c.X[j], c.X[j-1] = c.X[j-1], c.X[j]
-			c.Y[j], c.Y[j-1] = c.Y[j-1], c.Y[j]
-		}
 	}
 }

@@ -18,6 +18,9 @@ h1 { font-size: 1.6rem; margin: 0.4rem 0 0.2rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin: 2rem 0 0.4rem; border-bottom: 1px solid var(--line); padding-bottom: 0.2rem; }
 p { margin: 0.4rem 0; }
 .muted { color: var(--muted); font-size: 0.9rem; }
+#lead { font-size: 1.05rem; font-weight: 600; }
+#points li { margin: 0.25rem 0; }
+#decision td.name { white-space: nowrap; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 0.88rem; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 0.6rem 0.8rem; white-space: pre-wrap; overflow-wrap: break-word; margin: 0.4rem 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 1rem; margin: 0.6rem 0; }
@@ -66,10 +69,34 @@ a { color: var(--accent); }
 {{- end}}
 <section id="summary">
 <h2>Summary</h2>
-{{- if .Schedule}}
-<p>The fitted schedule:</p>
+{{- with .Summary}}
+<p id="lead">{{template "sentence" .Lead}}</p>
 <pre id="schedule">{{.Schedule}}</pre>
+<div class="table"><table id="decision">
+<thead><tr><th class="name">schedule</th><th>mean lag</th><th>95% interval</th><th>requests / item</th><th>95% interval</th><th>stuck asks</th><th>missed</th></tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr><td class="name">{{.Name}} <span class="muted">({{.Role}})</span></td><td>{{template "part" .Lag}}</td><td>{{template "part" .LagCI}}</td><td>{{template "part" .Req}}</td><td>{{template "part" .ReqCI}}</td><td>{{template "part" .Stuck}}</td><td>{{template "part" .Missed}}</td></tr>
 {{- end}}
+</tbody>
+</table></div>
+<ul id="points">
+{{- range .Points}}
+<li>{{template "sentence" .}}</li>
+{{- end}}
+</ul>
+{{- range .Segments}}
+<h3 class="segment">{{.Value}}</h3>
+<p>{{template "sentence" .Lead}}</p>
+<pre>{{.Schedule}}</pre>
+<ul>
+{{- range .Points}}
+<li>{{template "sentence" .}}</li>
+{{- end}}
+</ul>
+{{- end}}
+{{- end}}
+<h3>The data and the fit</h3>
 <dl class="facts">
 {{- range .Facts}}
 <dt>{{.Label}}</dt><dd>{{.Value}}</dd>
@@ -116,4 +143,6 @@ a { color: var(--accent); }
 </section>
 </body>
 </html>
+{{define "part"}}{{if .Figs}}<span class="fig" data-figs="{{range $i, $f := .Figs}}{{if $i}};{{end}}{{$f.Key}}={{$f.Value}}{{end}}">{{if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</span>{{else}}{{.Text}}{{end}}{{end}}
+{{define "sentence"}}{{range .}}{{template "part" .}}{{end}}{{end}}
 `))

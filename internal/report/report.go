@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/plot"
 )
 
@@ -21,6 +22,8 @@ type Report struct {
 	Command string
 	// Inputs are the logs read.
 	Inputs []string
+	// Summary is the decision the report opens with.
+	Summary *Summary
 	// Facts are short labelled facts about the data and the fit (items,
 	// share never answered, deadlines, the batch period, the budget,
 	// the hold-out), shown as a list.
@@ -77,7 +80,7 @@ func Write(w io.Writer, r *Report) error {
 	}{Report: r}
 	if len(r.Metrics) > 0 {
 		for _, a := range r.Metrics[0].AsksByAges {
-			data.AsksBy = append(data.AsksBy, "asks by "+plot.FormatAge(a.Seconds()))
+			data.AsksBy = append(data.AsksBy, "asks by "+schedule.FormatAge(a.Seconds()))
 		}
 	}
 	if data.Title == "" {
@@ -106,8 +109,8 @@ func Write(w io.Writer, r *Report) error {
 			Items: whole(m.Items), Detected: whole(m.Detected),
 			Missed: whole(m.Missed), Pending: whole(m.Pending),
 			Stuck: num(m.Stuck), MissedShare: fmt.Sprintf("%.1f%%", 100*m.MissedShare),
-			Mean: age(m.Lag.Mean), P50: age(m.Lag.P50), P90: age(m.Lag.P90),
-			P99: age(m.Lag.P99), Max: age(m.Lag.Max), Req: num(m.RequestsPerItem),
+			Mean: schedule.FormatAge(m.Lag.Mean), P50: schedule.FormatAge(m.Lag.P50), P90: schedule.FormatAge(m.Lag.P90),
+			P99: schedule.FormatAge(m.Lag.P99), Max: schedule.FormatAge(m.Lag.Max), Req: num(m.RequestsPerItem),
 			Short: short(m.Schedule, 160), AsksBy: asksBy(m.AsksBy),
 		})
 	}
@@ -127,24 +130,6 @@ func seriesAttr(ss []plot.Series) string {
 		parts[i] = fmt.Sprintf("%s|%s|%d", name, s.Kind, s.N)
 	}
 	return strings.Join(parts, ";")
-}
-
-// age formats a lag in seconds for the table: three significant digits
-// in s, ms or µs, "–" when undefined.
-func age(sec float64) string {
-	switch {
-	case math.IsNaN(sec) || math.IsInf(sec, 0):
-		return "–"
-	case sec == 0:
-		return "0"
-	case sec < 1e-3:
-		return strconv.FormatFloat(sec*1e6, 'g', 3, 64) + " µs"
-	case sec < 1:
-		return strconv.FormatFloat(sec*1e3, 'g', 3, 64) + " ms"
-	case sec < 1000:
-		return strconv.FormatFloat(sec, 'g', 3, 64) + " s"
-	}
-	return plot.FormatAge(math.Round(sec))
 }
 
 // whole formats a count, a weighted sum: whole numbers without decimals.

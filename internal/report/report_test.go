@@ -214,7 +214,7 @@ func TestReportPayments(t *testing.T) {
 	}
 	p, raw := render(t, r)
 	checkSelfContained(t, p, raw)
-	for _, id := range []string{"summary", "density", "survival", "hazard", "lags", "frontier", "metrics", "reproduce"} {
+	for _, id := range []string{"summary", "decision", "density", "survival", "hazard", "lags", "items", "frontier", "metrics", "reproduce"} {
 		if p.byID(id) == nil {
 			t.Errorf("no section %q", id)
 		}
@@ -231,6 +231,18 @@ func TestReportPayments(t *testing.T) {
 		if !slices.Equal(series[id], want) {
 			t.Errorf("%s series %q, want %q", id, series[id], want)
 		}
+	}
+	if it := series["items"]; len(it) < 3 || !slices.Equal(it[:3], []string{"answers", "asks", "lags"}) {
+		t.Errorf("items series %q", it)
+	}
+	// The summary: the schedule to ship and today's, the first baseline,
+	// and the same-cost comparison in fit's words.
+	sum := r.Summary
+	if len(sum.Rows) != 2 || sum.Rows[0].Name != "fitted" || sum.Rows[1].Name != "current" {
+		t.Errorf("summary rows %+v", sum.Rows)
+	}
+	if pts := text(p.byID("points")); !strings.Contains(pts, "At the same cost as current: "+r.Study.Baselines[0].LagChange()) {
+		t.Errorf("summary points %q lack the same-cost comparison", pts)
 	}
 	if h := series["hazard"]; len(h) < 3 || h[0] != "hazard h(t)" || h[1] != "optimal rate r(t)" || h[len(h)-1] != "asks (fitted)" {
 		t.Errorf("hazard series %q", h)
@@ -315,6 +327,14 @@ func TestNoBudget(t *testing.T) {
 	if got := r.Study.Budget.RequestsPerItem; got != bm.RequestsPerItem || r.Study.BudgetFrom != "two" {
 		t.Errorf("budget %g requests per item from %q, want the baseline's %g", got, r.Study.BudgetFrom, bm.RequestsPerItem)
 	}
+	// The summary says the schedule to ship spends today's cost.
+	var lead strings.Builder
+	for _, p := range r.Summary.Lead {
+		lead.WriteString(p.Text)
+	}
+	if want := fmt.Sprintf("fitted at two's cost on the fitting items (%.2f requests per item; no budget was given", bm.RequestsPerItem); !strings.Contains(lead.String(), want) {
+		t.Errorf("lead %q, want it to say %q", lead.String(), want)
+	}
 	if _, err := build(t, its, fit.StudyOptions{}, Options{}); err == nil {
 		t.Error("no budget, no baseline: no error")
 	}
@@ -396,5 +416,45 @@ func TestReportHistogram(t *testing.T) {
 	checkSelfContained(t, p, raw)
 	if s := checkFigures(t, p)["lags"]; len(s) == 0 || s[0] != "fitted" {
 		t.Errorf("lag series %q", s)
+	}
+}
+
+func sentence(s Sentence) string {
+	var b strings.Builder
+	for _, p := range s {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// A summary without a baseline says there is nothing to compare with,
+// and the knee is the frontier point marked so, here 6 requests per
+// item where the fit waits 2 s, against a schedule to ship at 10.
+func TestSummaryWithoutBaseline(t *testing.T) {
+	nan := math.NaN()
+	st := &fit.StudyResult{Schedule: mustParse(t, "1s until 30s"), Budget: fit.Budget{RequestsPerItem: 10},
+		Fitted:   fit.Row{Metrics: fit.Metrics{Name: "fitted", RequestsPerItem: 10, Lag: fit.LagStats{Mean: 0.5}}, Stuck: 31, LagCI: fit.Interval{nan, nan}, RequestsCI: fit.Interval{nan, nan}},
+		GiveUp:   fit.GiveUp{Age: 30 * time.Second, Share: 0.99, Reason: "99.0% of answers land by then"},
+		StuckCap: 80, StuckCapReason: "8 × the requests budget"}
+	front := []fit.FrontierPoint{{RequestsPerItem: 4}, {RequestsPerItem: 6, Knee: true, Fitted: fit.Prediction{Lag: fit.LagStats{Mean: 2}}}}
+	s := Summarise(st, front)
+	if len(s.Rows) != 1 || s.Rows[0].Lag.Text != "500ms" || s.Rows[0].LagCI.Text != "-" || s.Rows[0].Stuck.Text != "31" {
+		t.Errorf("rows %+v", s.Rows)
+	}
+	var all []string
+	for _, p := range s.Points {
+		all = append(all, sentence(p))
+	}
+	want := []string{
+		"No baseline was given (--baseline NAME=SCHEDULE), so there is no schedule of today's to compare with.",
+		"Stuck cost: an item that never answers is asked 31 times by 30s by the schedule to ship; the fit's cap is 80 (8 × the requests budget).",
+		"Give up at 30s (99.0% of answers land by then): every schedule here, the one to ship and today's alike, stops asking then and is costed to there.",
+		"The frontier's knee is at 6 requests per item, where the fit waits 2s: past it one more request per item buys less than 5% of the mean lag. The schedule to ship spends more than that.",
+	}
+	if !slices.Equal(all, want) {
+		t.Errorf("points\n%q\nwant\n%q", all, want)
+	}
+	if got := sentence(s.Lead); got != "Ship this schedule, fitted at the budget given, 10 requests per item:" {
+		t.Errorf("lead %q", got)
 	}
 }

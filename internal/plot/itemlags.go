@@ -1,4 +1,4 @@
-package report
+package plot
 
 import (
 	"math"
@@ -7,7 +7,6 @@ import (
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
-	"github.com/pollfit/pollfit/internal/plot"
 )
 
 // ItemLags returns the lag in seconds of each item of items that
@@ -68,20 +67,21 @@ func percentileCurve(l fit.LagStats) (x, y []float64) {
 	return x, y
 }
 
-// LagCurves are the lag distributions of the replayed schedules ms
-// (ms[i] replays scheds[i] on items), for plot.Lags: the ECDF of each
+// lagCurves are the lag distributions of the replayed schedules ms
+// (ms[i] replays scheds[i] on smp), for Lags: the ECDF of each
 // schedule's lags, or its replayed percentiles when ItemLags cannot say
-// (aligned asks on items without creation times).
-func LagCurves(ms []fit.Metrics, scheds []*schedule.Schedule, items []estimate.Item) []plot.Curve {
-	var cs []plot.Curve
+// (aligned asks on items without creation times, or a weighted sample,
+// whose items are histogram bins).
+func lagCurves(ms []fit.Metrics, scheds []*schedule.Schedule, smp fit.Sample) []Curve {
+	var cs []Curve
 	for i, m := range ms {
-		if lags, ok := ItemLags(scheds[i], items, m.Horizon); ok {
-			x, y := plot.ECDF(lags)
-			cs = append(cs, plot.Curve{Name: m.Name, X: x, Y: y, Steps: true})
+		if lags, ok := ItemLags(scheds[i], smp.Items, m.Horizon); ok && !smp.Weighted() {
+			x, y := ECDF(lags)
+			cs = append(cs, Curve{Name: m.Name, X: x, Y: y, Steps: true})
 			continue
 		}
 		x, y := percentileCurve(m.Lag)
-		cs = append(cs, plot.Curve{Name: m.Name, X: x, Y: y})
+		cs = append(cs, Curve{Name: m.Name, X: x, Y: y})
 	}
 	return cs
 }

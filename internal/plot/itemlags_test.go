@@ -1,4 +1,4 @@
-package report
+package plot
 
 import (
 	"math"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/loggen"
 )
 
@@ -92,4 +93,13 @@ func TestPercentileCurve(t *testing.T) {
 	if !slices.Equal(x, []float64{1, 3, 5, 9}) || !slices.Equal(y, []float64{0.5, 0.9, 0.99, 1}) {
 		t.Errorf("curve %v %v", x, y)
 	}
+}
+
+func mustParse(t *testing.T, src string) *schedule.Schedule {
+	t.Helper()
+	s, err := schedule.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
