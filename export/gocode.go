@@ -48,6 +48,10 @@ type goData struct {
 	Type, Clause, AlignedT, BackOff string
 	Notes, Clauses, Aligned         []string
 	Reset, VarOnly                  bool
+	// Segs, with SegType, By, ByLit and Lit (the fallback's literal),
+	// make the file a schedule per segment (goSegments).
+	Segs                    []goSeg
+	SegType, By, ByLit, Lit string
 }
 
 // Go writes s as one self-contained Go source file that imports only
@@ -64,6 +68,11 @@ func Go(w io.Writer, s *schedule.Schedule, opt GoOptions) error {
 	if err != nil {
 		return err
 	}
+	return writeGo(w, d)
+}
+
+// writeGo fills the template with d and writes it formatted.
+func writeGo(w io.Writer, d *goData) error {
 	var buf bytes.Buffer
 	if err := goTemplate.Execute(&buf, d); err != nil {
 		return fmt.Errorf("export: %w", err)
@@ -103,13 +112,17 @@ func goDataFor(c *schedule.Schedule, opt GoOptions) (*goData, error) {
 		d.Clauses = append(d.Clauses, goClause(cl))
 	}
 	for _, a := range c.Aligned {
-		lit := fmt.Sprintf("{Period: %s, Offsets: %s", goDuration(a.Period), goDurations(a.Offsets))
-		if a.Until > 0 {
-			lit += ", Until: " + goDuration(a.Until)
-		}
-		d.Aligned = append(d.Aligned, lit+"}")
+		d.Aligned = append(d.Aligned, goAligned(a))
 	}
 	return d, nil
+}
+
+func goAligned(a schedule.Aligned) string {
+	lit := fmt.Sprintf("{Period: %s, Offsets: %s", goDuration(a.Period), goDurations(a.Offsets))
+	if a.Until > 0 {
+		lit += ", Until: " + goDuration(a.Until)
+	}
+	return lit + "}"
 }
 
 func goClause(c schedule.Clause) string {

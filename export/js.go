@@ -67,25 +67,31 @@ func writeJS(w io.Writer, t *template.Template, s *schedule.Schedule, opt JSOpti
 		Notes:  opt.Meta.lines(),
 		Reset:  c.ResetOnSignal,
 	}
-	for _, cl := range c.Clauses {
-		switch {
-		case cl.IsAt():
-			d.Clauses = append(d.Clauses, "{ at: "+jsList(cl.At)+" }")
-		case cl.Forever:
-			d.Clauses = append(d.Clauses, fmt.Sprintf("{ every: %s, forever: true }", ms(cl.Every)))
-		default:
-			d.Clauses = append(d.Clauses, fmt.Sprintf("{ every: %s, until: %s }", ms(cl.Every), ms(cl.Until)))
-		}
-	}
-	for _, a := range c.Aligned {
-		d.Aligned = append(d.Aligned, fmt.Sprintf("{ period: %s, offsets: %s, until: %s }", ms(a.Period), jsList(a.Offsets), ms(a.Until)))
-	}
+	d.Clauses, d.Aligned = jsClauses(c)
 	var b strings.Builder
 	if err := t.Execute(&b, d); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// jsClauses are c's clauses and aligned clauses as JavaScript objects.
+func jsClauses(c *schedule.Schedule) (clauses, aligned []string) {
+	for _, cl := range c.Clauses {
+		switch {
+		case cl.IsAt():
+			clauses = append(clauses, "{ at: "+jsList(cl.At)+" }")
+		case cl.Forever:
+			clauses = append(clauses, fmt.Sprintf("{ every: %s, forever: true }", ms(cl.Every)))
+		default:
+			clauses = append(clauses, fmt.Sprintf("{ every: %s, until: %s }", ms(cl.Every), ms(cl.Until)))
+		}
+	}
+	for _, a := range c.Aligned {
+		aligned = append(aligned, fmt.Sprintf("{ period: %s, offsets: %s, until: %s }", ms(a.Period), jsList(a.Offsets), ms(a.Until)))
+	}
+	return clauses, aligned
 }
 
 func jsList(ds []time.Duration) string {

@@ -35,6 +35,10 @@
 // no schedule asking by age beats; Comparison holds each baseline beside
 // the fit at its cost. StudyFrontier sweeps budgets through the same
 // steps, so that a frontier at budget B and a fit at B agree.
+// StudySegments runs Study once per segment (the items of one value of a
+// categorical column, such as a payment method) at a requests budget
+// shared across segments by Allocate, where the next request buys the
+// most lag, and beside them the one schedule for all at the same budget.
 //
 // # Replay
 //

@@ -46,13 +46,13 @@
 //
 // Estimate the settle-time distribution of logs: quantiles, survival, deadlines, batches.
 //
-//	pollfit estimate [flags] LOG...
+//	pollfit estimate [--by COLUMN] [flags] LOG...
 //
 // # pollfit eval
 //
 // Replay settle-time logs under one or more schedules.
 //
-//	pollfit eval --schedule [NAME=]SPEC... [--asks-by 30s,2m,15m] [--horizon D] [--json] LOG...
+//	pollfit eval --schedule [NAME=]SPEC... [--asks-by 30s,2m,15m] [--horizon D] [--by COLUMN] [--json] LOG...
 //
 // # pollfit export
 //
@@ -64,19 +64,19 @@
 //
 // Fit the best polling schedule to settle-time logs or a model.
 //
-//	pollfit fit (--requests-per-item N | --asks-by N@T | --price P | --max-attempts N) [flags] (LOG... | --model M)
+//	pollfit fit (--requests-per-item N | --asks-by N@T | --price P | --max-attempts N) [--by COLUMN] [flags] (LOG... | --model M)
 //
 // # pollfit frontier
 //
 // Sweep the budget: expected wait against requests per item.
 //
-//	pollfit frontier [--budgets N,N,... | --from N --to N --steps K] [--csv | --json] (LOG... | --model M)
+//	pollfit frontier [--budgets N,N,... | --from N --to N --steps K] [--by COLUMN] [--csv | --json] (LOG... | --model M)
 //
 // # pollfit gen
 //
 // Generate a realistic settle-time log from a seeded model.
 //
-//	pollfit gen [--model payments|deadline|batch|timeout] [--spread D] [-n ROWS] [--seed N] [--format csv|parquet] [-o FILE]
+//	pollfit gen [--model payments|deadline|batch|timeout|segmented] [--spread D] [-n ROWS] [--seed N] [--format csv|parquet] [-o FILE]
 //
 // # pollfit report
 //

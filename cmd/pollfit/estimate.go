@@ -17,7 +17,7 @@ func init() {
 	register(&command{
 		name:    "estimate",
 		summary: "estimate the settle-time distribution of logs: quantiles, survival, deadlines, batches",
-		usage:   "pollfit estimate [flags] LOG...",
+		usage:   "pollfit estimate [--by COLUMN] [flags] LOG...",
 		example: `  pollfit estimate payments.csv
   pollfit estimate --quantiles 0.5,0.99 --survival-at 30s,2m logs/
   pollfit estimate --json --grid density.csv payments.parquet
@@ -27,7 +27,8 @@ Quantiles and survival are Kaplan–Meier estimates, so pending items count
 as censored rather than being dropped; a quantile the data do not reach
 is shown as "not reached". --grid writes the smoothed density f, survival
 S and hazard f/S on a log-spaced age grid (see package estimate); --plot
-draws the density with deadlines and the batch period marked.`,
+draws the density with deadlines and the batch period marked. --by COLUMN
+prints one summary per value of a categorical column (at most 64 values).`,
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			rf := addReadFlags(fs)
 			asJSON := fs.Bool("json", false, "print the summary as JSON")
@@ -36,6 +37,7 @@ draws the density with deadlines and the batch period marked.`,
 			grid := fs.String("grid", "", "write the density grid (t,f,S,hazard) as CSV to this file")
 			plotPath := addPlotFlag(fs)
 			force := fs.Bool("force", false, "overwrite an existing --grid or --plot file")
+			bf := addByFlag(fs, false)
 			return func(e *env, args []string) error {
 				if len(args) == 0 {
 					return usagef("estimate: no log given (pollfit estimate [flags] LOG...)")
@@ -52,6 +54,12 @@ draws the density with deadlines and the batch period marked.`,
 					}
 					qs[i] = v
 				}
+				if bf.by != "" {
+					if *grid != "" || *plotPath != "" {
+						return usagef("estimate: --grid and --plot describe all items: run without --by")
+					}
+					return estimateSegments(e, rf, bf.by, args, qs, *at, ages, *asJSON)
+				}
 				var acc estimate.Accumulator
 				st, err := rf.eachWeighted(e, args, acc.AddWeighted)
 				if err != nil {
@@ -61,6 +69,9 @@ draws the density with deadlines and the batch period marked.`,
 				if !rf.quiet {
 					for _, w := range sum.warnings {
 						fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
+					}
+					if h := rf.byHint(args, st); h != "" {
+						fmt.Fprintf(e.stderr, "pollfit: note: %s\n", h)
 					}
 				}
 				if *grid != "" {

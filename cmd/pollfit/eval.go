@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"text/tabwriter"
@@ -18,7 +19,7 @@ func init() {
 	register(&command{
 		name:    "eval",
 		summary: "replay settle-time logs under one or more schedules",
-		usage:   "pollfit eval --schedule [NAME=]SPEC... [--asks-by 30s,2m,15m] [--horizon D] [--json] LOG...",
+		usage:   "pollfit eval --schedule [NAME=]SPEC... [--asks-by 30s,2m,15m] [--horizon D] [--by COLUMN] [--json] LOG...",
 		example: `  pollfit eval --schedule before='at 0s 3s 8s 16s 29s, 15s until 2m, 30s' \
                --schedule now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' \
                --asks-by 30s,2m,15m testdata/payments.csv
@@ -32,6 +33,8 @@ an ask saw.
 With --histogram each bin's items count, at the bin's midpoint; a histogram
 has no creation times or signals, so aligned asks, reset on signal and --plot
 stop with an error.
+--by COLUMN adds the table for each value of a categorical column
+(--json: "by" and "segments", each value's "schedules").
 SPEC is a schedule in the schedule language ('pollfit help schedule'),
 @FILE for a schedule file (DSL or JSON), or a strategy such as
 'exponential(initial=1s, factor=2, max=1m)'.`,
@@ -45,9 +48,13 @@ SPEC is a schedule in the schedule language ('pollfit help schedule'),
 			plotPath := addPlotFlag(fs)
 			force := fs.Bool("force", false, "overwrite an existing --plot file")
 			rf := addReadFlags(fs)
+			bf := addByFlag(fs, false)
 			return func(e *env, args []string) error {
 				if len(*specs) == 0 {
 					return usagef("eval: give at least one --schedule")
+				}
+				if bf.by != "" && *plotPath != "" {
+					return usagef("eval: --plot draws all items: run without --by")
 				}
 				if len(args) == 0 {
 					return usagef("eval: give at least one LOG")
@@ -74,7 +81,15 @@ SPEC is a schedule in the schedule language ('pollfit help schedule'),
 						return err
 					}
 				}
-				smp, stats, err := rf.readSample(e, args)
+				var segs []fit.Segment
+				var smp fit.Sample
+				var stats logs.Stats
+				if bf.by != "" {
+					segs, stats, err = rf.readSegments(e, args, bf.by, "eval")
+					smp = joinSegments(segs)
+				} else {
+					smp, stats, err = rf.readSample(e, args)
+				}
 				if err != nil {
 					return err
 				}
@@ -93,6 +108,9 @@ SPEC is a schedule in the schedule language ('pollfit help schedule'),
 					}
 				}
 				rows := evalRows(named, ms)
+				if bf.by != "" {
+					return evalSegments(e, segs, named, opt, rows, stats, giveUp, evalRun{*horizon != "", *seed, *runs, *asJSON, bf.by})
+				}
 				if *asJSON {
 					return printEvalJSON(e, opt.Horizon, rows)
 				}
@@ -213,7 +231,20 @@ func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
 		fmt.Fprintf(e.stdout, "a schedule that never stops gives up at %s (%s; --horizon to change)\n", schedule.FormatDuration(g.Age), g.Reason)
 	}
 	fmt.Fprintln(e.stdout)
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	writeEvalRows(e.stdout, ms)
+	fmt.Fprintln(e.stdout)
+	for _, m := range ms {
+		fmt.Fprintf(e.stdout, "%s: %s\n", m.Name, m.Schedule)
+		if sp := m.Spread; sp != nil {
+			fmt.Fprintf(e.stdout, "  medians of %d realisations; 10th-90th percentile: lag mean %s-%s, req/item %.2f-%.2f\n",
+				sp.Runs, schedule.FormatAge(sp.LagMean[0]), schedule.FormatAge(sp.LagMean[1]), sp.RequestsPerItem[0], sp.RequestsPerItem[1])
+		}
+	}
+}
+
+// writeEvalRows is eval's table of replays.
+func writeEvalRows(w io.Writer, ms []fit.Row) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "name\tseen\tmissed\tpending\tlag mean\tp50\tp90\tp95\tp99\tmax\treq/item\tstuck"
 	if len(ms) > 0 {
 		for _, d := range ms[0].AsksByAges {
@@ -231,14 +262,6 @@ func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
 		fmt.Fprintf(tw, "\t%s\t\n", schedule.FormatDuration(m.Horizon.Round(time.Millisecond)))
 	}
 	tw.Flush()
-	fmt.Fprintln(e.stdout)
-	for _, m := range ms {
-		fmt.Fprintf(e.stdout, "%s: %s\n", m.Name, m.Schedule)
-		if sp := m.Spread; sp != nil {
-			fmt.Fprintf(e.stdout, "  medians of %d realisations; 10th-90th percentile: lag mean %s-%s, req/item %.2f-%.2f\n",
-				sp.Runs, schedule.FormatAge(sp.LagMean[0]), schedule.FormatAge(sp.LagMean[1]), sp.RequestsPerItem[0], sp.RequestsPerItem[1])
-		}
-	}
 }
 
 func skippedTotal(stats logs.Stats) int64 {

@@ -19,13 +19,14 @@ func init() {
 	register(&command{
 		name:    "fit",
 		summary: "fit the best polling schedule to settle-time logs or a model",
-		usage:   "pollfit fit (--requests-per-item N | --asks-by N@T | --price P | --max-attempts N) [flags] (LOG... | --model M)",
+		usage:   "pollfit fit (--requests-per-item N | --asks-by N@T | --price P | --max-attempts N) [--by COLUMN] [flags] (LOG... | --model M)",
 		example: `  pollfit fit --requests-per-item 8 --horizon 15m payments.csv
   pollfit fit --baseline now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' payments.csv
   pollfit fit --asks-by 40@15m --segments 6 payments.csv
   pollfit fit --max-attempts 8 --horizon 3.5d --first-ask 10s outages.csv
   pollfit fit --price 0.5 --model 'lognormal(median=12s, sigma=0.5)' --json
   pollfit fit --requests-per-item 10 --format go payments.csv > poll_gen.go
+  pollfit fit --by method --requests-per-item 8 mixed.csv
 
 The fit minimises the mean lag (time from the answer to the ask that sees
 it; --objective rms for the root-mean-square lag) at one budget:
@@ -47,7 +48,30 @@ intervals; --segments 0 for the exact ask ages), the limit (the exact
 optimum on the very items the table measures, at the fitted schedule's cost
 there), the exact optimum fitted on the fitting items, and each baseline
 with the fit at its cost, on a random --holdout share of the log it was not
-fitted on. A model has no hold-out: its figures are exact.`,
+fitted on. A model has no hold-out: its figures are exact.
+
+--by COLUMN fits one schedule per value of a categorical column (at most
+1000 values), each with its own hold-out, give-up age and shapes. The
+requests budget is the mean over all items, shared where the next request
+buys the most lag: each value's lag-versus-cost curve is fitted on its
+fitting items and the budget goes to the value whose next request saves
+the most, until the last request buys the same lag everywhere
+(--budget-per-segment gives each value the budget instead). A value with
+fewer than --min-segment final answers (default 200) to fit on follows the
+one schedule fitted to all items, its cost coming out of the budget first.
+The table gives each value's share, held-out lag, cost, budget, stuck cost,
+give-up age and schedule, the totals, the one schedule at the same budget
+on the same items, and "segmenting: N% less mean lag". -f dsl prints
+VALUE: SCHEDULE lines, then "*: " and the one schedule for other values;
+-f go a Segments value with For(value); -f js and ts a module whose
+scheduleFor(value) returns the API (asks, next, BackOff, ...) of the
+value's schedule; -f json a map from value to schedule document. --by
+reads logs, not sketches or histograms.
+
+Without --by, a column the read did not use is named on stderr when its
+values answer at clearly different ages: medians at least 3× apart among
+the values with 200 final answers or more, which hold 90% of them (at most
+4 columns of at most 20 values, logs of up to 2 million rows).`,
 		flags: fitFlags,
 	})
 }
@@ -223,6 +247,7 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&v.deadlines, "deadlines", true, "add a burst of asks just after a deadline the log shows (a spike of answers at a timeout) when it pays on the fitting items")
 	fs.BoolVar(&v.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	rf := addReadFlags(fs)
+	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
 		grpc := strings.EqualFold(*format, "grpc")
 		if *format != "" && !grpc && !slices.Contains(export.Formats, strings.ToLower(*format)) {
@@ -236,6 +261,12 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		}
 		if *itemsPath != "" && v.model != "" {
 			return usagef("fit: --plot-items: the items picture needs a log, not --model")
+		}
+		if bf.by != "" {
+			if *itemsPath != "" {
+				return usagef("fit: --plot-items draws one schedule's items: leave out --by")
+			}
+			return fitSegments(e, rf, v, bf, args, *format, *asJSON, *plotPath)
 		}
 		rep, err := runStudy(e, rf, v, args, "fit")
 		if err != nil {
@@ -313,6 +344,9 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if !rf.quiet {
 		for _, n := range rep.res.Notes {
 			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
+		}
+		if h := rf.byHint(args, stats); h != "" {
+			fmt.Fprintf(e.stderr, "pollfit: note: %s\n", h)
 		}
 	}
 	return rep, nil

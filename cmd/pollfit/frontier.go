@@ -20,7 +20,7 @@ func init() {
 	register(&command{
 		name:    "frontier",
 		summary: "sweep the budget: expected wait against requests per item",
-		usage:   "pollfit frontier [--budgets N,N,... | --from N --to N --steps K] [--csv | --json] (LOG... | --model M)",
+		usage:   "pollfit frontier [--budgets N,N,... | --from N --to N --steps K] [--by COLUMN] [--csv | --json] (LOG... | --model M)",
 		example: `  pollfit frontier --horizon 15m --baseline now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' payments.csv
   pollfit frontier --model 'lognormal(median=12s, sigma=0.5)' --from 2 --to 30 --steps 50 --csv > frontier.csv
 
@@ -30,7 +30,8 @@ exponential backoff (gaps doubling) and backoff with full jitter (each gap
 uniform below the doubled one, averaged over 100 seeded draws), each at the
 interval or base that spends the budget. Baselines are single points at
 their own cost. Figures are on the whole log (no hold-out) or exact on a
-model.`,
+model. --by COLUMN prints the frontier of each value of a categorical
+column on its own items.`,
 		flags: frontierFlags,
 	})
 }
@@ -50,6 +51,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	plotPath := addPlotFlag(fs)
 	force := fs.Bool("force", false, "overwrite an existing --plot file")
 	rf := addReadFlags(fs)
+	bf := addByFlag(fs, false)
 	return func(e *env, args []string) error {
 		if hasBudget(fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}) || v.asksBy != "" {
 			return usagef("frontier: the budget is swept; give --budgets or --from/--to/--steps instead")
@@ -67,6 +69,12 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		opt.Bootstrap = 0 // the frontier reports no intervals
+		if bf.by != "" {
+			if *plotPath != "" || *asCSV || v.model != "" {
+				return usagef("frontier: --by prints a frontier per value as text or --json; --plot, --csv and --model take all items")
+			}
+			return frontierSegments(e, rf, bf.by, args, opt, bs, *asJSON)
+		}
 		smp, model, err := frontierInput(e, rf, v, args, &opt)
 		if err != nil {
 			return err
@@ -236,6 +244,13 @@ func writeFrontierCSV(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) erro
 }
 
 func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"points": frontierJSONPoints(pts, base)})
+}
+
+// frontierJSONPoints are the rows of the frontier as JSON objects.
+func frontierJSONPoints(pts []fit.FrontierPoint, base []fit.Row) []map[string]any {
 	var out []map[string]any
 	for _, r := range frontierRows(pts, base) {
 		m := map[string]any{}
@@ -251,7 +266,5 @@ func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) err
 		}
 		out = append(out, m)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"points": out})
+	return out
 }

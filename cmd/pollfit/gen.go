@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name:    "gen",
 		summary: "generate a realistic settle-time log from a seeded model",
-		usage:   "pollfit gen [--model payments|deadline|batch|timeout] [--spread D] [-n ROWS] [--seed N] [--format csv|parquet] [-o FILE]",
+		usage:   "pollfit gen [--model payments|deadline|batch|timeout|segmented] [--spread D] [-n ROWS] [--seed N] [--format csv|parquet] [-o FILE]",
 		example: `  pollfit gen -n 20000 --seed 1 -o payments.csv
   pollfit gen --model deadline -n 5000 --format parquet -o deadline.parquet
   pollfit gen --model deadline --spread 1.5s -n 20000 -o spread.csv
@@ -26,10 +26,14 @@ Models (see package internal/loggen):
   timeout   half approve within 20 s, 30% fail at a 60 s timeout spread
             by --spread (default 1.5s), a slow tail over minutes, 2% stuck
   batch     most settle a few seconds after each 5-minute UTC boundary
+  segmented four payment methods in a method column (--by method): wallets
+            in about a second, mobile money in half a minute (5% stuck),
+            cards with a 3-D Secure timeout at 60 s, bank transfers in
+            5-minute batches
 Items are created over the 24 hours before 2026-11-02T12:00:00Z; answers
 after that are pending in the log.`,
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			model := fs.String("model", "payments", "model: payments, deadline, batch or timeout")
+			model := fs.String("model", "payments", "model: payments, deadline, batch, timeout or segmented")
 			spread := fs.Duration("spread", 0, "standard deviation of the timeouts of the deadline and timeout models (timeout: 1.5s unless given)")
 			n := fs.IntP("rows", "n", 10000, "number of rows")
 			seed := fs.Uint64("seed", 1, "random seed")

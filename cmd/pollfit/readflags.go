@@ -24,6 +24,7 @@ type readFlags struct {
 	observedAt                                 string
 	skipBad, histogram, quiet                  bool
 	maxLine                                    int
+	noHint                                     bool // --by given: no --by hint
 }
 
 // addReadFlags registers the log-reading flags on fs.

@@ -36,9 +36,11 @@ distribution of every schedule, thirty held-out items one by one under
 today's schedule and the fitted one (fit --plot-items draws it alone), the
 wait-versus-cost frontier, the batch phase when there is one, and a table
 of metrics with the command that reproduces it. It fetches nothing and
-reads on a phone. The fit flags are those of 'pollfit fit'. Every
-schedule is measured on the --holdout share of the items, which the
-estimates and the fit do not see.`,
+reads on a phone. The fit flags are those of 'pollfit fit'; without a
+budget the fit spends what the first baseline spends. Every schedule is
+measured on the --holdout share of the items, which the estimates and the
+fit do not see. --by COLUMN adds fit --by's schedule per value, and its
+comparison with the one schedule, to the facts.`,
 		flags: reportFlags,
 	})
 }
@@ -51,6 +53,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	out := fs.StringP("output", "o", "", "output HTML file (default stdout)")
 	force := fs.Bool("force", false, "overwrite an existing output file")
 	rf := addReadFlags(fs)
+	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
 		if ff.model != "" {
 			return usagef("report: --model: the report needs logs")
@@ -63,6 +66,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 				return fmt.Errorf("%s exists (use --force to overwrite it)", *out)
 			}
 		}
+		rf.noHint = bf.by != ""
 		rep, err := runStudy(e, rf, ff, args, "report")
 		if err != nil {
 			return err
@@ -78,6 +82,13 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		r, err := report.Build(rep.res, front, opt)
 		if err != nil {
 			return err
+		}
+		if bf.by != "" {
+			seg, err := runSegments(e, rf, ff, bf, args, "report")
+			if err != nil {
+				return err
+			}
+			r.Facts = append(r.Facts, seg.facts()...)
 		}
 		if !rf.quiet {
 			for _, w := range r.Warnings {

@@ -73,6 +73,11 @@ type Options struct {
 	// with the bytes read so far and the total size of the inputs (0 when
 	// unknown, as for standard input).
 	Progress func(done, total int64)
+	// By names a categorical column (a payment method, a region) whose
+	// value EachBy delivers beside each item, for a fit per segment;
+	// Each and EachWeighted ignore it. Case-insensitive like the others;
+	// at most MaxByValues distinct values.
+	By string
 }
 
 // Stats describe what a read found.
@@ -93,6 +98,9 @@ type Stats struct {
 	HasCreated bool
 	// Warnings are caveats worth telling the user, such as skipped rows.
 	Warnings []string
+	// Values are the distinct values of the Options.By column, in the
+	// order EachBy first delivered them (nil without By).
+	Values []string
 }
 
 // Each reads the logs at paths — files, folders (every .csv, .tsv,
@@ -131,11 +139,17 @@ func Read(paths []string, opt Options) ([]estimate.Item, Stats, error) {
 // pending one weighted by pending (zero counts give no item). An open last
 // bin (hi empty or "inf") may hold only pending counts, censored at lo.
 func EachWeighted(paths []string, opt Options, fn func(it estimate.Item, w float64)) (Stats, error) {
+	opt.By = "" // EachBy's
 	r, err := newReader(opt, fn)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer r.close()
+	return r.readAll(paths)
+}
+
+// readAll reads every input at paths and delivers the rest.
+func (r *reader) readAll(paths []string) (Stats, error) {
 	files, err := expandPaths(paths)
 	if err != nil {
 		return Stats{}, err
@@ -300,6 +314,9 @@ func (r *reader) deliverDeferred(obs int64) error {
 	var old error
 	deliver := func(it estimate.Item) {
 		age, ok := ageBetween(it.Created, obs)
+		if r.by != nil {
+			r.seg = r.segIndex(int32(it.Age)) // kept in Age while deferred
+		}
 		switch {
 		case ok:
 			it.Age = age
@@ -358,7 +375,7 @@ func (r *reader) deferItem(it estimate.Item) error {
 	}
 	if n*deferBlock >= pendingSpill {
 		if r.spill == nil {
-			s, err := newSpill()
+			s, err := newSpill(r.by != nil)
 			if err != nil {
 				return err
 			}

@@ -20,6 +20,7 @@ type layout struct {
 	names                                      []string // header, trimmed
 	mode                                       logMode
 	created, settled, duration, status, signal int
+	by                                         int // the Options.By column
 	lo, hi, final, pending                     int
 }
 
@@ -86,6 +87,10 @@ func resolveColumns(file string, header []string, opt *Options) (*layout, error)
 	l.signal = find(opt.SignalCol, "signal")
 	if l.signal < 0 && opt.SignalCol == "" {
 		l.signal = find("", "signal_at")
+	}
+	l.by = -1
+	if opt.By != "" {
+		l.by = find(opt.By, "")
 	}
 	l.lo, l.hi = find("", "lo_s"), find("", "hi_s")
 	l.final, l.pending = find("", "final"), find("", "pending")

@@ -152,6 +152,9 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 			v.status, v.hasStatus = st, true
 		}
 	}
+	if c.by != nil && !c.segOf(f[l.by], b, line) {
+		return false
+	}
 	if l.signal >= 0 {
 		if s := trim(f[l.signal]); len(s) > 0 {
 			return c.signal(s, epoch, line, b)

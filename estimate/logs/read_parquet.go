@@ -24,6 +24,7 @@ const (
 	roleDuration
 	roleStatus
 	roleSignal
+	roleBy
 )
 
 // readParquet reads a Parquet log row group by row group, decoding only
@@ -144,6 +145,7 @@ func parquetColumns(l *layout, sc *schema.Schema) ([]*pqCol, error) {
 		add(roleDuration, l.duration, T.Double, T.Float, T.Int64, T.Int32, T.ByteArray),
 		add(roleStatus, l.status, T.ByteArray, T.Boolean, T.Int32, T.Int64),
 		add(roleSignal, l.signal, times...),
+		add(roleBy, l.by, T.ByteArray, T.Boolean, T.Int32, T.Int64, T.Double, T.Float),
 	} {
 		if err != nil {
 			return nil, err
@@ -152,7 +154,7 @@ func parquetColumns(l *layout, sc *schema.Schema) ([]*pqCol, error) {
 	return cols, nil
 }
 
-var roleNames = []string{"created_at", "settled_at", "duration", "status", "signal"}
+var roleNames = []string{"created_at", "settled_at", "duration", "status", "signal", "segment"}
 
 func tsUnitNS(u schema.TimeUnitType) int64 {
 	switch u {

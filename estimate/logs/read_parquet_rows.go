@@ -46,6 +46,12 @@ func (c *rowConv) parquetRow(cols []*pqCol, line int, b *batch, sc *statusCache,
 	v := &c.v
 	v.reset()
 	for _, p := range cols {
+		if p.role == roleBy && c.by != nil {
+			if p.cur < 0 && !c.segOf(nil, b, line) || p.cur >= 0 && !c.parquetBy(p, b, line, buf[:0]) {
+				return false
+			}
+			continue
+		}
 		if p.cur < 0 {
 			continue
 		}

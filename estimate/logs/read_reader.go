@@ -29,7 +29,10 @@ type reader struct {
 	deferred  [][]estimate.Item // blocks of deferBlock items
 	spill     *spill
 	noCreated int64
-	total     int64 // input bytes, for Progress
+	by        *segTable // the By column's values, or nil
+	segFinal  []int     // provisional segment id to index in stats.Values
+	seg       int       // the segment of the item being delivered
+	total     int64     // input bytes, for Progress
 	done      int64
 }
 
@@ -126,6 +129,9 @@ func (r *reader) merge(b *batch) error {
 		if b.weights != nil {
 			w = b.weights[i]
 		}
+		if r.by != nil {
+			r.seg = r.segIndex(b.segs[i])
+		}
 		r.deliver(it, w)
 	}
 	for _, it := range b.deferred {
@@ -148,25 +154,28 @@ func (r *reader) merge(b *batch) error {
 
 // spill keeps deferred pending items in a temporary file.
 type spill struct {
-	f *os.File
-	w *bufio.Writer
+	f       *os.File
+	w       *bufio.Writer
+	withAge bool // Age holds a deferred item's segment (EachBy)
 }
 
-func newSpill() (*spill, error) {
+func newSpill(withAge bool) (*spill, error) {
 	f, err := os.CreateTemp("", "pollfit-pending-*")
 	if err != nil {
 		return nil, fmt.Errorf("spill pending items: %v", err)
 	}
 	os.Remove(f.Name()) // the open file lives on until closed (on Unix)
-	return &spill{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+	return &spill{f: f, w: bufio.NewWriterSize(f, 1<<16), withAge: withAge}, nil
 }
 
 func (s *spill) write(items []estimate.Item) error {
-	var b [16]byte
+	var b [24]byte
+	n := s.size()
 	for _, it := range items {
 		binary.LittleEndian.PutUint64(b[:8], uint64(it.Created))
 		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(it.Signal))
-		if _, err := s.w.Write(b[:]); err != nil {
+		binary.LittleEndian.PutUint64(b[16:], math.Float64bits(it.Age))
+		if _, err := s.w.Write(b[:n]); err != nil {
 			return fmt.Errorf("spill pending items: %v", err)
 		}
 	}
@@ -181,16 +190,29 @@ func (s *spill) each(fn func(estimate.Item)) error {
 		return err
 	}
 	br := bufio.NewReaderSize(s.f, 1<<16)
-	var b [16]byte
+	var b [24]byte
+	n := s.size()
 	for {
-		if _, err := io.ReadFull(br, b[:]); err == io.EOF {
+		if _, err := io.ReadFull(br, b[:n]); err == io.EOF {
 			return nil
 		} else if err != nil {
 			return fmt.Errorf("read spilled pending items: %v", err)
 		}
-		fn(estimate.Item{Status: estimate.Pending, Created: int64(binary.LittleEndian.Uint64(b[:8])),
-			Signal: math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))})
+		it := estimate.Item{Status: estimate.Pending, Created: int64(binary.LittleEndian.Uint64(b[:8])),
+			Signal: math.Float64frombits(binary.LittleEndian.Uint64(b[8:16]))}
+		if s.withAge {
+			it.Age = math.Float64frombits(binary.LittleEndian.Uint64(b[16:]))
+		}
+		fn(it)
 	}
+}
+
+// size is the bytes of one spilled item.
+func (s *spill) size() int {
+	if s.withAge {
+		return 24
+	}
+	return 16
 }
 
 func (s *spill) Close() error { return s.f.Close() }

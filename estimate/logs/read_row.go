@@ -11,6 +11,7 @@ import (
 type batch struct {
 	items    []estimate.Item
 	weights  []float64       // histogram weights, parallel to items; nil otherwise
+	segs     []int32         // provisional segment ids, parallel to items (EachBy)
 	deferred []estimate.Item // pending items waiting for the default ObservedAt
 	rows     int64
 	maxTime  int64 // latest timestamp, estimate.NoTime if none
@@ -19,7 +20,7 @@ type batch struct {
 }
 
 func (b *batch) reset() {
-	b.items, b.deferred = b.items[:0], b.deferred[:0]
+	b.items, b.deferred, b.segs = b.items[:0], b.deferred[:0], b.segs[:0]
 	b.weights = nil
 	b.rows, b.maxTime, b.err = 0, estimate.NoTime, nil
 	clear(b.skipped)
@@ -39,6 +40,7 @@ type rowVals struct {
 	hasStatus        bool    // false when there is no status or it is empty
 	sigTime          int64   // estimate.NoTime when the signal is not a timestamp
 	sigAge           float64 // NaN when no age-valued signal
+	seg              int32   // provisional segment id (EachBy)
 }
 
 func (v *rowVals) reset() {
@@ -56,17 +58,19 @@ type rowConv struct {
 	maxLine  int // the longest CSV record
 	v        rowVals
 	fast     fastBufs
+	by       *segTable        // the By column's values, or nil
+	segCache map[string]int32 // this worker's view of by
 }
 
 func (r *reader) newConv(l *layout) *rowConv {
 	return &rowConv{l: l, tp: *r.tp, status: r.status, skipBad: r.opt.SkipBad,
-		fixedObs: r.fixedObs, observed: r.observed, maxLine: r.opt.maxLine()}
+		fixedObs: r.fixedObs, observed: r.observed, maxLine: r.opt.maxLine(), by: r.by}
 }
 
 func (c *rowConv) clone() *rowConv {
 	d := &new(paddedConv).c
 	*d = *c
-	d.fast = fastBufs{}
+	d.fast, d.segCache = fastBufs{}, nil
 	return d
 }
 
@@ -116,6 +120,9 @@ func (c *rowConv) build(b *batch, line int) bool {
 	}
 	if pendingAtObs {
 		if !c.fixedObs {
+			if c.by != nil {
+				it.Age = float64(v.seg) // until the age is known (deliverDeferred)
+			}
 			b.deferred = append(b.deferred, it)
 			return true
 		}
@@ -124,6 +131,9 @@ func (c *rowConv) build(b *batch, line int) bool {
 		}
 	}
 	b.items = append(b.items, it)
+	if c.by != nil {
+		b.segs = append(b.segs, v.seg)
+	}
 	return true
 }
 

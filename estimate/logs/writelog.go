@@ -28,9 +28,22 @@ type Row struct {
 	// Signal is when a signal reached the client; the zero time means
 	// none did. The signal_at column is written only when some row has one.
 	Signal time.Time
+	// Method is a categorical value of the row, such as a payment method,
+	// written as the last column, method, only when some row has one (a
+	// segment to fit on its own with --by method).
+	Method string
 }
 
 const csvTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+func rowsHaveMethod(rows []Row) bool {
+	for _, r := range rows {
+		if r.Method != "" {
+			return true
+		}
+	}
+	return false
+}
 
 func rowsHaveSignal(rows []Row) bool {
 	for _, r := range rows {
@@ -44,9 +57,11 @@ func rowsHaveSignal(rows []Row) bool {
 // WriteCSV writes rows as a CSV log with the header
 // created_at,settled_at,status (and signal_at when a row has a signal),
 // timestamps in RFC 3339 with milliseconds in UTC, pending rows with an
-// empty settled_at. Each and Read read it back with the default options.
+// empty settled_at, and a last column method when some row has one. Each
+// and Read read it back with the default options.
 func WriteCSV(w io.Writer, rows []Row) error {
 	cw := NewCSVWriter(w, rowsHaveSignal(rows))
+	cw.method = rowsHaveMethod(rows)
 	if err := cw.Write(rows); err != nil {
 		return err
 	}
@@ -57,6 +72,7 @@ func WriteCSV(w io.Writer, rows []Row) error {
 type CSVWriter struct {
 	w      *bufio.Writer
 	signal bool
+	method bool
 	header bool
 	buf    []byte
 }
@@ -75,6 +91,9 @@ func (c *CSVWriter) Write(rows []Row) error {
 		if c.signal {
 			h += ",signal_at"
 		}
+		if c.method {
+			h += ",method"
+		}
 		if _, err := c.w.WriteString(h + "\n"); err != nil {
 			return err
 		}
@@ -89,6 +108,10 @@ func (c *CSVWriter) Write(rows []Row) error {
 		if c.signal {
 			b = append(b, ',')
 			b = appendCSVTime(b, r.Signal)
+		}
+		if c.method {
+			b = append(b, ',')
+			b = appendCSVField(b, r.Method)
 		}
 		b = append(b, '\n')
 		c.buf = b
@@ -129,12 +152,13 @@ func appendCSVField(b []byte, s string) []byte {
 // columns created_at (timestamp[us], UTC), settled_at (timestamp[us],
 // null while pending), status (string, dictionary-encoded, null when
 // empty) and, when a row has a signal, signal_at (timestamp[us], null
-// when none). Rows are split into about four row groups (at most 2^20
+// when none) and, when a row has a method, method (string,
+// dictionary-encoded, null when empty). Rows are split into about four row groups (at most 2^20
 // rows each). Each and Read read it back with the default options.
 func WriteParquet(w io.Writer, rows []Row) error {
 	n := (len(rows) + 3) / 4
 	n = max(1, min(n, 1<<20))
-	pw := NewParquetWriter(w, rowsHaveSignal(rows))
+	pw := newParquetWriter(w, rowsHaveSignal(rows), rowsHaveMethod(rows))
 	for len(rows) > 0 {
 		k := min(n, len(rows))
 		if err := pw.Write(rows[:k]); err != nil {
@@ -151,6 +175,7 @@ func WriteParquet(w io.Writer, rows []Row) error {
 type ParquetWriter struct {
 	fw     *file.Writer
 	signal bool
+	method bool
 	ts     []int64
 	defs   []int16
 	strs   []parquet.ByteArray
@@ -159,6 +184,10 @@ type ParquetWriter struct {
 // NewParquetWriter returns a writer of the format of WriteParquet;
 // withSignal adds the signal_at column.
 func NewParquetWriter(w io.Writer, withSignal bool) *ParquetWriter {
+	return newParquetWriter(w, withSignal, false)
+}
+
+func newParquetWriter(w io.Writer, withSignal, withMethod bool) *ParquetWriter {
 	ts := func(name string, rep parquet.Repetition) schema.Node {
 		return schema.Must(schema.NewPrimitiveNodeLogical(name, rep,
 			schema.NewTimestampLogicalType(true, schema.TimeUnitMicros), parquet.Types.Int64, -1, -1))
@@ -172,14 +201,19 @@ func NewParquetWriter(w io.Writer, withSignal bool) *ParquetWriter {
 	if withSignal {
 		fields = append(fields, ts("signal_at", parquet.Repetitions.Optional))
 	}
+	if withMethod {
+		fields = append(fields, schema.Must(schema.NewPrimitiveNodeLogical("method", parquet.Repetitions.Optional,
+			schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1)))
+	}
 	sc := schema.MustGroup(schema.NewGroupNode("schema", parquet.Repetitions.Required, fields, -1))
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithDictionaryFor("status", true),
+		parquet.WithDictionaryFor("method", true),
 		parquet.WithCreatedBy("pollfit"),
 	)
-	return &ParquetWriter{fw: file.NewParquetWriter(w, sc, file.WithWriterProps(props)), signal: withSignal}
+	return &ParquetWriter{fw: file.NewParquetWriter(w, sc, file.WithWriterProps(props)), signal: withSignal, method: withMethod}
 }
 
 // Write writes rows as one row group.
@@ -199,11 +233,16 @@ func (p *ParquetWriter) Write(rows []Row) (err error) {
 	if err := p.writeTimes(rg, rows, func(r *Row) time.Time { return r.Settled }, true); err != nil {
 		return err
 	}
-	if err := p.writeStatus(rg, rows); err != nil {
+	if err := p.writeStrings(rg, rows, func(r *Row) string { return r.Status }); err != nil {
 		return err
 	}
 	if p.signal {
 		if err := p.writeTimes(rg, rows, func(r *Row) time.Time { return r.Signal }, true); err != nil {
+			return err
+		}
+	}
+	if p.method {
+		if err := p.writeStrings(rg, rows, func(r *Row) string { return r.Method }); err != nil {
 			return err
 		}
 	}
@@ -238,18 +277,20 @@ func (p *ParquetWriter) writeTimes(rg file.SerialRowGroupWriter, rows []Row, get
 	return cw.Close()
 }
 
-func (p *ParquetWriter) writeStatus(rg file.SerialRowGroupWriter, rows []Row) error {
+// writeStrings writes a string column, null where get is empty.
+func (p *ParquetWriter) writeStrings(rg file.SerialRowGroupWriter, rows []Row, get func(*Row) string) error {
 	cw, err := rg.NextColumn()
 	if err != nil {
 		return err
 	}
 	p.strs, p.defs = p.strs[:0], p.defs[:0]
 	for i := range rows {
-		if rows[i].Status == "" {
+		v := get(&rows[i])
+		if v == "" {
 			p.defs = append(p.defs, 0)
 			continue
 		}
-		p.strs = append(p.strs, parquet.ByteArray(rows[i].Status))
+		p.strs = append(p.strs, parquet.ByteArray(v))
 		p.defs = append(p.defs, 1)
 	}
 	if _, err := cw.(*file.ByteArrayColumnChunkWriter).WriteBatch(p.strs, p.defs, nil); err != nil {

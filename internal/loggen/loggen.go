@@ -27,6 +27,15 @@
 //     UTC wall-clock boundary after creation (lognormal, median 3 s, σ 0.3,
 //     after the boundary); 20% settle on their own (lognormal, median 20 s,
 //     σ 0.7).
+//   - Segmented, a mix of four payment methods named in a method column
+//     (Outcome.Method), each one of the shapes above: 35% wallet settle
+//     at once (lognormal, median 0.8 s, σ 0.5); 30% mobile money settle
+//     when the customer approves (lognormal, median 30 s, σ 0.5), 3% of
+//     them declined (failed, median 40 s) and 5% stuck; 20% card payments
+//     pass 3-D Secure (lognormal, median 6 s, σ 0.4) or, for 30% of them,
+//     fail at its 60 s timeout (±50 ms, uniform); 15% bank transfers
+//     settle in the batch run just after the first 5-minute UTC boundary
+//     after creation (lognormal, median 3 s, σ 0.3, after the boundary).
 package loggen
 
 import (
@@ -54,10 +63,11 @@ type Outcome struct {
 	Settle time.Duration // age of the final answer, < 0 for never
 	Failed bool
 	Signal time.Duration // age of a signal, < 0 for none
+	Method string        // the item's method column, empty for none
 }
 
 // Models lists the models by name, for the CLI.
-var Models = map[string]Model{"payments": Payments, "deadline": Deadline, "batch": Batch, "timeout": Timeout(DefaultTimeoutSpread)}
+var Models = map[string]Model{"payments": Payments, "deadline": Deadline, "batch": Batch, "timeout": Timeout(DefaultTimeoutSpread), "segmented": Segmented}
 
 // DefaultTimeoutSpread is the spread of the Timeout model's timeouts in
 // Models.
@@ -143,12 +153,49 @@ func spread(r *rand.Rand, a, sigma time.Duration) time.Duration {
 // Batch is the wall-clock batch model (see the package doc).
 func Batch(r *rand.Rand, created time.Time) Outcome {
 	if r.Float64() < 0.8 {
-		const period = 5 * time.Minute
-		next := created.Truncate(period).Add(period)
-		at := next.Add(lognormal(r, 3*time.Second, 0.3))
-		return Outcome{Settle: at.Sub(created), Signal: -1}
+		return Outcome{Settle: batchRun(r, created), Signal: -1}
 	}
 	return Outcome{Settle: lognormal(r, 20*time.Second, 0.7), Signal: -1}
+}
+
+// Segmented is the four-method mix (see the package doc): a wallet,
+// mobile money, card (3-D Secure) and bank transfer segment, each in the
+// method column.
+func Segmented(r *rand.Rand, created time.Time) Outcome {
+	o := Outcome{Signal: -1}
+	switch u := r.Float64(); {
+	case u < 0.35:
+		o.Method, o.Settle = "wallet", lognormal(r, 800*time.Millisecond, 0.5)
+	case u < 0.65:
+		o.Method = "mobile_money"
+		switch v := r.Float64(); {
+		case v < 0.05:
+			o.Settle = -1
+		case v < 0.08:
+			o.Settle, o.Failed = lognormal(r, 40*time.Second, 0.5), true
+		default:
+			o.Settle = lognormal(r, 30*time.Second, 0.5)
+		}
+	case u < 0.85:
+		o.Method = "card"
+		if r.Float64() < 0.3 {
+			jitter := time.Duration((r.Float64()*2 - 1) * float64(50*time.Millisecond))
+			o.Settle, o.Failed = timeoutAge+jitter, true
+		} else {
+			o.Settle = lognormal(r, 6*time.Second, 0.4)
+		}
+	default:
+		o.Method, o.Settle = "bank_transfer", batchRun(r, created)
+	}
+	return o
+}
+
+// batchRun is the age at which an item created at created settles in the
+// batch run just after the next 5-minute UTC boundary.
+func batchRun(r *rand.Rand, created time.Time) time.Duration {
+	const period = 5 * time.Minute
+	next := created.Truncate(period).Add(period)
+	return next.Add(lognormal(r, 3*time.Second, 0.3)).Sub(created)
 }
 
 // Rows generates n log rows from model m with the given seed, sorted by
@@ -169,7 +216,7 @@ func Rows(m Model, n int, seed uint64) []logs.Row {
 }
 
 func row(c time.Time, o Outcome) logs.Row {
-	lr := logs.Row{Created: c, Status: "pending"}
+	lr := logs.Row{Created: c, Status: "pending", Method: o.Method}
 	if o.Settle < 0 {
 		return lr
 	}
@@ -215,7 +262,7 @@ func Lookup(name string) (Model, error) {
 	if m, ok := Models[name]; ok {
 		return m, nil
 	}
-	return nil, fmt.Errorf("unknown model %q (payments, deadline, batch, timeout)", name)
+	return nil, fmt.Errorf("unknown model %q (payments, deadline, batch, timeout, segmented)", name)
 }
 
 // LookupSpread returns the model called name with its timeouts spread by

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/pollfit/pollfit/estimate"
+)
+
+// maxEstimateSegments is the most values estimate --by summarises: each
+// keeps an accumulator of up to 8 MB.
+const maxEstimateSegments = 64
+
+// estimateSegmentJSON is one value's summary in estimate --by --json.
+type estimateSegmentJSON struct {
+	Value   string          `json:"value"`
+	Share   float64         `json:"share"`
+	Summary *estimateReport `json:"summary"`
+}
+
+// estimateSegments is pollfit estimate --by: one summary per value of
+// the column, read in one pass into an accumulator per value.
+func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []float64, atKeys []string, ages []float64, asJSON bool) error {
+	var values []string
+	var accs []*estimate.Accumulator
+	st, err := rf.eachBy(e, args, by, "estimate", func(it estimate.Item, seg int, v string) {
+		if seg == len(accs) {
+			values = append(values, v)
+			if len(accs) == maxEstimateSegments {
+				return // said below
+			}
+			accs = append(accs, &estimate.Accumulator{})
+		}
+		if seg < len(accs) {
+			accs[seg].Add(it)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if len(values) > maxEstimateSegments {
+		return fmt.Errorf("estimate: --by %s: %d values; estimate summarises at most %d (fit and eval take up to 1000): pick a column with fewer values", by, len(values), maxEstimateSegments)
+	}
+	var out []estimateSegmentJSON
+	for i, acc := range accs {
+		sum := summarize(acc, st, qs, atKeys, ages)
+		if !rf.quiet {
+			for _, w := range sum.warnings {
+				fmt.Fprintf(e.stderr, "pollfit: warning: %s %s: %s\n", by, segmentName(values[i]), w)
+			}
+		}
+		if asJSON {
+			out = append(out, estimateSegmentJSON{Value: values[i], Share: acc.Items / float64(st.Items), Summary: &sum.report})
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		fmt.Fprintf(e.stdout, "%s %s (%s of items):\n", by, segmentName(values[i]), share(acc.Items/float64(st.Items)))
+		if err := sum.writeText(e.stdout); err != nil {
+			return err
+		}
+	}
+	if !asJSON {
+		return nil
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		By       string                `json:"by"`
+		Segments []estimateSegmentJSON `json:"segments"`
+	}{by, out})
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/fit"
+)
+
+// evalRun are the eval flags a replay per segment repeats.
+type evalRun struct {
+	given  bool // --horizon given
+	seed   uint64
+	runs   int
+	asJSON bool
+	by     string
+}
+
+// joinSegments is the segments' items together.
+func joinSegments(segs []fit.Segment) fit.Sample {
+	var smp fit.Sample
+	for _, s := range segs {
+		smp.Items = append(smp.Items, s.Sample.Items...)
+	}
+	return smp
+}
+
+// evalSegmentJSON is one segment's replays in eval --by --json.
+type evalSegmentJSON struct {
+	Value     string    `json:"value"`
+	Items     float64   `json:"items"`
+	Share     float64   `json:"share"`
+	Schedules []fit.Row `json:"schedules"`
+}
+
+// evalSegments prints eval's table for all items, then one per value of
+// the --by column, each schedule replayed to the same give-up age.
+func evalSegments(e *env, segs []fit.Segment, named []namedSchedule, opt fit.ReplayOptions, all []fit.Row, stats logs.Stats, g *fit.GiveUp, r evalRun) error {
+	total := 0.0
+	for _, s := range segs {
+		total += s.Sample.Total()
+	}
+	var out []evalSegmentJSON
+	for _, s := range segs {
+		ms, err := replayAll(named, s.Sample, opt, r.given, r.seed, r.runs)
+		if err != nil {
+			return fmt.Errorf("eval: %s %s: %v", r.by, segmentName(s.Value), err)
+		}
+		out = append(out, evalSegmentJSON{Value: s.Value, Items: s.Sample.Total(), Share: s.Sample.Total() / total, Schedules: evalRows(named, ms)})
+	}
+	if r.asJSON {
+		doc := struct {
+			Horizon   float64           `json:"horizon_s"`
+			Schedules []fit.Row         `json:"schedules"`
+			By        string            `json:"by"`
+			Segments  []evalSegmentJSON `json:"segments"`
+		}{opt.Horizon.Seconds(), all, r.by, out}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	}
+	printEvalTable(e, all, stats, g)
+	for _, s := range out {
+		fmt.Fprintf(e.stdout, "\n%s %s (%s of items):\n", r.by, segmentName(s.Value), share(s.Share))
+		writeEvalRows(e.stdout, s.Schedules)
+	}
+	return nil
+}

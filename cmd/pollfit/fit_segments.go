@@ -1,0 +1,231 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/pollfit/pollfit/export"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/report"
+)
+
+// segmentReport is a fit per segment, for text, JSON and the exports.
+type segmentReport struct {
+	by     string
+	source string
+	res    *fit.SegmentStudy
+}
+
+// runSegments reads the logs split by --by and runs fit.StudySegments.
+func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []string, cmd string) (*segmentReport, error) {
+	switch {
+	case v.model != "":
+		return nil, usagef("%s: --by %s splits a log: give LOG files, not --model", cmd, bf.by)
+	case len(args) == 0:
+		return nil, usagef("%s: give LOG files to split --by %s", cmd, bf.by)
+	case len(v.baselines) > 0:
+		return nil, usagef("%s: --by compares the segments with one schedule for all; run without --by to compare with a --baseline", cmd)
+	case v.family != "":
+		return nil, usagef("%s: --family fits one schedule: run without --by", cmd)
+	case v.requests <= 0:
+		return nil, usagef("%s: --by shares a --requests-per-item budget between the segments: give one", cmd)
+	}
+	opt, err := v.studyOptions(cmd)
+	if err != nil {
+		return nil, err
+	}
+	segs, stats, err := rf.readSegments(e, args, bf.by, cmd)
+	if err != nil {
+		return nil, err
+	}
+	res, err := fit.StudySegments(segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
+	if err != nil {
+		return nil, fmt.Errorf("%s: --by %s: %v", cmd, bf.by, err)
+	}
+	return &segmentReport{by: bf.by, res: res,
+		source: fmt.Sprintf("%s (%d items, %d values of %s)", strings.Join(args, ", "), stats.Items, len(segs), bf.by)}, nil
+}
+
+// fitSegments is pollfit fit --by.
+func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []string, format string, asJSON bool, plot string) error {
+	if plot != "" {
+		return usagef("fit: --plot draws one schedule: run without --by")
+	}
+	switch strings.ToLower(format) {
+	case "", "dsl", "json", "go", "js", "ts":
+	default:
+		return usagef("fit: --by writes -f dsl, json, go, js or ts (one schedule per value); for %s, export each value's schedule on its own", format)
+	}
+	rep, err := runSegments(e, rf, v, bf, args, "fit")
+	if err != nil {
+		return err
+	}
+	switch {
+	case format != "":
+		return export.WriteSegments(e.stdout, format, rep.exportSegments(), rep.meta(), export.GoOptions{Args: e.args})
+	case asJSON:
+		return rep.writeJSON(e.stdout)
+	}
+	rep.writeText(e.stdout)
+	return nil
+}
+
+// writeText is the fit per segment for people.
+func (r *segmentReport) writeText(w io.Writer) {
+	s := r.res
+	if s.PerSegment {
+		fmt.Fprintf(w, "one schedule per value of %s, each at %.4g requests per item (--budget-per-segment)\n", r.by, s.Budget)
+	} else {
+		fmt.Fprintf(w, "one schedule per value of %s, %.4g requests per item on average shared where the next request buys the most lag\n", r.by, s.Budget)
+	}
+	sh := s.Shared
+	fmt.Fprintf(w, "fitted to %.0f items of %s, measured on the %.0f held out (--holdout %g, --seed %d)\n\n",
+		sh.FitOn.Total(), r.source, sh.HeldOut.Total(), sh.Holdout, sh.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\tshare\tlag mean\tp95\treq/item\tbudget\tstuck\tmissed\tgive up\tschedule\n", r.by)
+	fallback := false
+	for _, f := range s.Segments {
+		name := segmentName(f.Value)
+		if f.Fallback {
+			name, fallback = name+" *", true
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%s\t%s\t%s\n", name, share(f.Share), schedule.FormatAge(f.Row.Lag.Mean), schedule.FormatAge(f.Row.Lag.P95),
+			f.Row.RequestsPerItem, f.Budget, count(f.Row.Stuck), share(f.Row.MissedShare), giveUpAge(f.Row), schedule.Format(f.Schedule))
+	}
+	t := s.Total
+	fmt.Fprintf(tw, "total\t%s\t%s\t\t%.2f\t%.2f\t%.1f\t%s\t\t\n", share(1), schedule.FormatAge(t.LagMean), t.RequestsPerItem, s.Budget, t.Stuck, share(t.MissedShare))
+	o := sh.Fitted
+	fmt.Fprintf(tw, "one schedule\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%s\t%s\t%s\n", share(1), schedule.FormatAge(o.Lag.Mean), schedule.FormatAge(o.Lag.P95), o.RequestsPerItem, s.Budget,
+		count(o.Stuck), share(o.MissedShare), giveUpAge(o), schedule.Format(sh.Schedule))
+	tw.Flush()
+	fmt.Fprintln(w)
+	if fallback {
+		fmt.Fprintf(w, "* fewer than %d final answers to fit on (--min-segment): follows the one schedule\n", s.MinFinal)
+	}
+	if a := s.Allocation; !s.PerSegment && a.Costs != nil {
+		fmt.Fprintf(w, "budget shared at one price: the last request per item buys %.3g s of lag per item in every segment above its cheapest fit (--budget-per-segment for %.4g each)\n", a.Price, s.Budget)
+	}
+	fmt.Fprintln(w, segmentingText(s))
+}
+
+// giveUpAge is the age a row was replayed to.
+func giveUpAge(r fit.Row) string {
+	if r.Horizon <= 0 {
+		return "never"
+	}
+	return schedule.FormatDuration(r.Horizon)
+}
+
+// segmentingText is the one sentence comparing the segments' schedules
+// with the one schedule for all.
+func segmentingText(s *fit.SegmentStudy) string {
+	t, o := s.Total, s.Shared.Fitted
+	return fmt.Sprintf("segmenting: %s mean lag at the same budget (%s vs %s at %.2f vs %.2f requests per item, on the same %.0f held-out items)",
+		fit.FormatChange(t.LagMean/o.Lag.Mean-1), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
+}
+
+// The JSON of pollfit fit --by:
+//
+//	{"by": "method", "budget": {"requests_per_item", "per_segment", "price"},
+//	 "min_segment": 200,
+//	 "segments": [{"value", "share", "fit_items", "final", "budget", "fallback", "schedule", "metrics": <row>}],
+//	 "total": {"items", "lag_mean_s", "requests_per_item", "stuck_asks", "missed_share"},
+//	 "shared": {"schedule", "metrics": <row>}, "change": -0.65,
+//	 "holdout": {"share", "seed", "fit_items", "test_items"}}
+type segmentsJSON struct {
+	By         string         `json:"by"`
+	Budget     map[string]any `json:"budget"`
+	MinSegment int            `json:"min_segment"`
+	Segments   []segmentJSON  `json:"segments"`
+	Total      totalJSON      `json:"total"`
+	Shared     sharedJSON     `json:"shared"`
+	Change     *float64       `json:"change"`
+	Holdout    holdoutJSON    `json:"holdout"`
+}
+
+type segmentJSON struct {
+	Value    string  `json:"value"`
+	Share    float64 `json:"share"`
+	FitItems float64 `json:"fit_items"`
+	Final    float64 `json:"final"`
+	Budget   float64 `json:"budget"`
+	Fallback bool    `json:"fallback"`
+	Schedule string  `json:"schedule"`
+	Row      fit.Row `json:"metrics"`
+}
+
+type totalJSON struct {
+	Items           float64  `json:"items"`
+	LagMean         *float64 `json:"lag_mean_s"`
+	RequestsPerItem *float64 `json:"requests_per_item"`
+	Stuck           *float64 `json:"stuck_asks"`
+	MissedShare     *float64 `json:"missed_share"`
+}
+
+type sharedJSON struct {
+	Schedule string  `json:"schedule"`
+	Row      fit.Row `json:"metrics"`
+}
+
+func (r *segmentReport) writeJSON(w io.Writer) error {
+	s := r.res
+	out := segmentsJSON{By: r.by, MinSegment: s.MinFinal,
+		Budget: map[string]any{"requests_per_item": s.Budget, "per_segment": s.PerSegment, "price": finite(s.Allocation.Price)},
+		Total: totalJSON{Items: s.Total.Items, LagMean: finite(s.Total.LagMean), RequestsPerItem: finite(s.Total.RequestsPerItem),
+			Stuck: finite(s.Total.Stuck), MissedShare: finite(s.Total.MissedShare)},
+		Shared:  sharedJSON{Schedule: schedule.Format(s.Shared.Schedule), Row: s.Shared.Fitted},
+		Change:  finite(s.Total.LagMean/s.Shared.Fitted.Lag.Mean - 1),
+		Holdout: holdoutJSON{Share: s.Shared.Holdout, Seed: s.Shared.Seed, FitItems: s.Shared.FitOn.Total(), Test: s.Shared.HeldOut.Total()}}
+	for _, f := range s.Segments {
+		out.Segments = append(out.Segments, segmentJSON{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
+			Budget: f.Budget, Fallback: f.Fallback, Schedule: schedule.Format(f.Schedule), Row: f.Row})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// finite is x, or nil (JSON null) when it is NaN or infinite.
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// exportSegments are the segments' schedules for export.
+func (r *segmentReport) exportSegments() export.Segments {
+	s := r.res
+	out := export.Segments{By: r.by, Fallback: s.Shared.Schedule}
+	for _, f := range s.Segments {
+		out.Values = append(out.Values, f.Value)
+		out.Schedules = append(out.Schedules, f.Schedule)
+	}
+	return out
+}
+
+// meta is the export header of a fit per segment.
+func (r *segmentReport) meta() *export.Meta {
+	s := r.res
+	return &export.Meta{Source: r.source, Budget: fmt.Sprintf("%.4g requests per item on average, by %s", s.Budget, r.by),
+		Metrics: map[string]float64{"mean_lag_s": s.Total.LagMean, "requests_per_item": s.Total.RequestsPerItem}}
+}
+
+// facts are the fit per segment as the report's facts: one per value,
+// then the comparison with the one schedule.
+func (r *segmentReport) facts() []report.Fact {
+	var out []report.Fact
+	for _, f := range r.res.Segments {
+		v := fmt.Sprintf("%s of items, %s mean lag at %.2f requests per item: %s", share(f.Share), schedule.FormatAge(f.Row.Lag.Mean), f.Row.RequestsPerItem, schedule.Format(f.Schedule))
+		if f.Fallback {
+			v += fmt.Sprintf(" (the one schedule: fewer than %d final answers)", r.res.MinFinal)
+		}
+		out = append(out, report.Fact{Label: r.by + " " + segmentName(f.Value), Value: v})
+	}
+	return append(out, report.Fact{Label: "segments", Value: segmentingText(r.res)})
+}

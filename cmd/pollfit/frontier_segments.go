@@ -1,0 +1,49 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/pollfit/pollfit/fit"
+)
+
+// frontierSegments is pollfit frontier --by: the frontier of each value
+// of the column on its own items, through fit's pipeline (its own
+// hold-out split, give-up age and stuck cap), as fit --by fits each.
+func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.StudyOptions, budgets []float64, asJSON bool) error {
+	if len(args) == 0 {
+		return usagef("frontier: give LOG files to split --by %s", by)
+	}
+	segs, st, err := rf.readSegments(e, args, by, "frontier")
+	if err != nil {
+		return err
+	}
+	type segJSON struct {
+		Value  string           `json:"value"`
+		Share  float64          `json:"share"`
+		Points []map[string]any `json:"points"`
+	}
+	var out []segJSON
+	for i, s := range segs {
+		pts, base, err := fit.StudyFrontier(s.Sample, nil, opt, budgets)
+		if err != nil {
+			return fmt.Errorf("frontier: %s %s: %v", by, segmentName(s.Value), err)
+		}
+		sh := s.Sample.Total() / float64(st.Items)
+		if asJSON {
+			out = append(out, segJSON{s.Value, sh, frontierJSONPoints(pts, base)})
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		fmt.Fprintf(e.stdout, "%s %s (%s of items):\n", by, segmentName(s.Value), share(sh))
+		writeFrontierText(e.stdout, pts, base, opt.Segments)
+	}
+	if !asJSON {
+		return nil
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"by": by, "segments": out})
+}

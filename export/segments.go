@@ -1,0 +1,184 @@
+package export
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// Segments are one schedule per value of a categorical column (pollfit
+// fit --by), with the schedule for values not among them.
+type Segments struct {
+	// By names the column, for example "method".
+	By string
+	// Values and Schedules are parallel: Schedules[i] is for Values[i].
+	Values    []string
+	Schedules []*schedule.Schedule
+	// Fallback is the schedule for any other value: the one schedule
+	// fitted to all items.
+	Fallback *schedule.Schedule
+}
+
+func (s Segments) check() error {
+	if len(s.Values) != len(s.Schedules) || s.Fallback == nil {
+		return errors.New("export: segments need one schedule per value and a fallback")
+	}
+	seen := map[string]bool{}
+	for i, v := range s.Values {
+		if seen[v] {
+			return fmt.Errorf("export: segment value %q given twice", v)
+		}
+		seen[v] = true
+		if err := s.Schedules[i].Validate(); err != nil {
+			return fmt.Errorf("export: segment %q: %w", v, err)
+		}
+	}
+	if err := s.Fallback.Validate(); err != nil {
+		return fmt.Errorf("export: fallback: %w", err)
+	}
+	return nil
+}
+
+// WriteSegments is Write for a schedule per segment: "dsl" writes one
+// line per value, VALUE: SCHEDULE (the value Go-quoted when it is empty,
+// "*", or holds a colon, a quote, '#', spaces or control characters),
+// then "*: FALLBACK"; "json" a document mapping each value to a version 1
+// schedule document, with the fallback; "go" a map from value to
+// schedule with a For(value) method that returns the fallback for a value
+// not in it; "js" and "ts" the module of the fallback with segments (one
+// API per value: schedule, next, asks, BackOff, ...) and scheduleFor(value).
+// "kotlin" and "asks" have no segmented form yet.
+func WriteSegments(w io.Writer, format string, s Segments, meta *Meta, goOpt GoOptions) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	switch strings.ToLower(format) {
+	case "dsl":
+		return segmentsDSL(w, s, meta)
+	case "json":
+		return segmentsJSON(w, s, meta)
+	case "go":
+		if goOpt.Meta == nil {
+			goOpt.Meta = meta
+		}
+		return goSegments(w, s, goOpt)
+	case "js":
+		return jsSegments(w, s, JSOptions{Args: goOpt.Args, Meta: meta}, false)
+	case "ts":
+		return jsSegments(w, s, JSOptions{Args: goOpt.Args, Meta: meta}, true)
+	case "kotlin":
+		return fmt.Errorf("export: kotlin has no per-segment form yet: use json, go, js, ts or dsl, or export each segment's schedule on its own")
+	case "asks":
+		return errors.New("export: asks lists one schedule's asks: export each segment's schedule on its own, or use json")
+	}
+	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+// DSLValue is a segment value as segmentsDSL writes it.
+func DSLValue(v string) string {
+	if v == "" || v == "*" || strings.ContainsAny(v, ":\"#\t ") || strconv.Quote(v) != `"`+v+`"` {
+		return strconv.Quote(v)
+	}
+	return v
+}
+
+func segmentsDSL(w io.Writer, s Segments, meta *Meta) error {
+	var b strings.Builder
+	for _, l := range meta.lines() {
+		b.WriteString(strings.TrimRight("# "+l, " ") + "\n")
+	}
+	if s.By != "" {
+		b.WriteString("# by: " + commentLine(s.By) + "\n")
+	}
+	for i, v := range s.Values {
+		b.WriteString(DSLValue(v) + ": " + schedule.Format(s.Schedules[i]) + "\n")
+	}
+	b.WriteString("*: " + schedule.Format(s.Fallback) + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// segmentsDoc is the JSON form of Segments.
+type segmentsDoc struct {
+	Version  int                  `json:"version"`
+	By       string               `json:"by"`
+	Segments map[string]*document `json:"segments"`
+	Fallback *document            `json:"fallback"`
+	Meta     *Meta                `json:"meta,omitempty"`
+}
+
+func segmentsJSON(w io.Writer, s Segments, meta *Meta) error {
+	if err := meta.check(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	d := segmentsDoc{Version: Version, By: s.By, Segments: map[string]*document{}, Fallback: toDocument(s.Fallback, nil), Meta: meta}
+	for i, v := range s.Values {
+		d.Segments[v] = toDocument(s.Schedules[i], nil)
+	}
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	_, err = w.Write(append(compactNumberLists(b), '\n'))
+	return err
+}
+
+// goSeg is one segment of a Go file: its map key and schedule literal.
+type goSeg struct{ Key, DSL, Lit string }
+
+// goSegments writes s as Go: the types of Go, a SegmentsType (Segments,
+// or TypeSegments for another Type) holding a map from value to schedule
+// and the Fallback, and its For(value) method.
+func goSegments(w io.Writer, s Segments, opt GoOptions) error {
+	d, err := goDataFor(schedule.Canonical(s.Fallback), opt)
+	if err != nil {
+		return err
+	}
+	d.SegType = strings.TrimSuffix(d.Type, "Schedule") + "Segments"
+	if d.Type != "Schedule" {
+		d.SegType = d.Type + "Segments"
+	}
+	if d.Var == d.SegType {
+		return fmt.Errorf("export: variable name %s is taken by a generated type; pick another --var or --type", d.Var)
+	}
+	d.By, d.ByLit = commentLine(s.By), strconv.Quote(s.By)
+	d.Lit = goLiteral(d, schedule.Canonical(s.Fallback))
+	for i, v := range s.Values {
+		c := schedule.Canonical(s.Schedules[i])
+		d.Segs = append(d.Segs, goSeg{Key: strconv.Quote(v), DSL: commentLine(schedule.Format(c)), Lit: goLiteral(d, c)})
+	}
+	return writeGo(w, d)
+}
+
+// goLiteral is c as a composite literal of the file's types.
+func goLiteral(d *goData, c *schedule.Schedule) string {
+	var b strings.Builder
+	b.WriteString("{")
+	if len(c.Clauses) > 0 {
+		b.WriteString("\nClauses: []" + d.Clause + "{\n")
+		for _, cl := range c.Clauses {
+			b.WriteString(goClause(cl) + ",\n")
+		}
+		b.WriteString("},")
+	}
+	if len(c.Aligned) > 0 {
+		b.WriteString("\nAligned: []" + d.AlignedT + "{\n")
+		for _, a := range c.Aligned {
+			b.WriteString(goAligned(a) + ",\n")
+		}
+		b.WriteString("},")
+	}
+	if c.ResetOnSignal {
+		b.WriteString("\nResetOnSignal: true,")
+	}
+	if b.Len() > 1 {
+		b.WriteString("\n")
+	}
+	b.WriteString("}")
+	return b.String()
+}

@@ -1,0 +1,200 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// DefaultMinSegmentFinal is the fewest final answers a segment's fitting
+// items must hold for it to get a schedule of its own: a smaller segment
+// follows the shared schedule, the one fitted to all items.
+const DefaultMinSegmentFinal = 200
+
+// Segment is the items of one value of a categorical column (a payment
+// method, a region).
+type Segment struct {
+	Value  string
+	Sample Sample
+}
+
+// SegmentOptions are the settings of StudySegments: those of Study,
+// whose Budget.RequestsPerItem is the mean over all items, and how the
+// budget is shared.
+type SegmentOptions struct {
+	StudyOptions
+	// PerSegment gives every segment the budget itself, rather than
+	// sharing it where it buys the most lag.
+	PerSegment bool
+	// MinFinal is the fewest final answers a segment's fitting items
+	// need for a schedule of its own (default DefaultMinSegmentFinal).
+	MinFinal int
+}
+
+// SegmentStudy is a fit per segment at a shared budget, and the one
+// schedule for all beside it at the same budget.
+type SegmentStudy struct {
+	// Segments are the segments in the order given.
+	Segments []SegmentFit
+	// Shared is the one-schedule Study of all items, on the same
+	// fitting and held-out items as the segments together.
+	Shared *StudyResult
+	// Total is the segments' schedules together and SharedTotal the
+	// shared schedule, on the held-out items of all segments.
+	Total, SharedTotal Total
+	// Budget is the requests per item on average over all items, and
+	// PerSegment reports that each segment got it rather than a share.
+	Budget     float64
+	PerSegment bool
+	// Allocation is how the budget was shared between the segments with
+	// a schedule of their own (zero with PerSegment).
+	Allocation Allocation
+	MinFinal   int
+}
+
+// SegmentFit is one segment's schedule and its figures.
+type SegmentFit struct {
+	Value string
+	// Items and Final are the segment's weighted items and final answers
+	// among its fitting items; Share is its share of all items.
+	Items, Final, Share float64
+	// Budget is the requests per item the segment was given.
+	Budget float64
+	// Fallback reports a segment under MinFinal, which follows the
+	// shared schedule.
+	Fallback bool
+	// Schedule is the segment's schedule, Row it measured on the
+	// segment's held-out items.
+	Schedule *schedule.Schedule
+	Row      Row
+	// Study is the segment's own study (nil for a fallback).
+	Study *StudyResult
+}
+
+// Total is schedules measured together on several segments' items: the
+// mean lag over all the answers seen, the requests per item and the
+// stuck cost averaged over all items, the share of answers missed.
+type Total struct {
+	Items, Detected, Missed  float64
+	LagMean, RequestsPerItem float64
+	Stuck, MissedShare       float64
+}
+
+// StudySegments fits one schedule per segment at a shared requests
+// budget: opt.Budget.RequestsPerItem is the mean over all items, and it
+// goes where the next request buys the most lag (Allocate, on each
+// segment's lag-versus-cost curve over its fitting items), unless
+// PerSegment gives every segment the budget itself. Each segment is
+// split into fitting and held-out items with opt's Holdout and Seed, and
+// studied as Study does with its own give-up age and stuck cap; the
+// shared schedule is Study on all segments' fitting items at the budget,
+// measured on all their held-out ones. A segment with fewer than MinFinal
+// final answers to fit on follows the shared schedule, its cost coming
+// out of the budget first.
+func StudySegments(segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
+	b := opt.Budget
+	if b.RequestsPerItem <= 0 || b.AsksBy != 0 || b.MaxAttempts != 0 || b.Price != 0 {
+		return nil, errors.New("segments share a requests-per-item budget: give one, and no asks-by, max-attempts or price budget")
+	}
+	if len(segs) == 0 {
+		return nil, errors.New("no segments")
+	}
+	if opt.MinFinal <= 0 {
+		opt.MinFinal = DefaultMinSegmentFinal
+	}
+	out := &SegmentStudy{Budget: b.RequestsPerItem, PerSegment: opt.PerSegment, MinFinal: opt.MinFinal}
+	trains, tests := make([]Sample, len(segs)), make([]Sample, len(segs))
+	for i, s := range segs {
+		trains[i], tests[i] = SplitSample(s.Sample, opt.Holdout, opt.Seed)
+		if opt.Holdout == 0 || tests[i].Len() == 0 || trains[i].Len() == 0 {
+			trains[i], tests[i] = s.Sample, s.Sample // too few to hold out: measured on the fitting items
+		}
+	}
+	all, allTest := joinSamples(trains), joinSamples(tests)
+	shared := opt.StudyOptions
+	shared.HeldOut = &allTest
+	res, err := Study(all, shared)
+	if err != nil {
+		return nil, fmt.Errorf("the shared schedule: %v", err)
+	}
+	out.Shared = res
+	for i, s := range segs {
+		f := SegmentFit{Value: s.Value, Items: trains[i].Total(), Final: finalWeight(trains[i])}
+		f.Fallback = f.Final < float64(opt.MinFinal)
+		out.Segments = append(out.Segments, f)
+	}
+	if err := out.allocate(trains, tests, opt); err != nil {
+		return nil, err
+	}
+	if err := out.fitSegments(trains, tests, opt); err != nil {
+		return nil, err
+	}
+	out.total()
+	return out, nil
+}
+
+// joinSamples is the samples together, weighted when any is.
+func joinSamples(ss []Sample) Sample {
+	var out Sample
+	weighted := false
+	for _, s := range ss {
+		out.Items = append(out.Items, s.Items...)
+		weighted = weighted || s.Weighted()
+	}
+	if weighted {
+		out.Weights = make([]float64, 0, len(out.Items))
+		for _, s := range ss {
+			for i := range s.Items {
+				out.Weights = append(out.Weights, s.Weight(i))
+			}
+		}
+	}
+	return out
+}
+
+// finalWeight is the weight of a sample's final answers.
+func finalWeight(smp Sample) float64 {
+	n := 0.0
+	for i, it := range smp.Items {
+		if it.Status.Final() {
+			n += smp.Weight(i)
+		}
+	}
+	return n
+}
+
+// total sums the segments' rows and the shared schedule's.
+func (s *SegmentStudy) total() {
+	var items float64
+	for i := range s.Segments {
+		items += s.Segments[i].Row.Items
+	}
+	for i := range s.Segments {
+		s.Segments[i].Share = s.Segments[i].Row.Items / math.Max(items, 1e-300)
+	}
+	rows := make([]Row, len(s.Segments))
+	for i, f := range s.Segments {
+		rows[i] = f.Row
+	}
+	s.Total = sumRows(rows)
+	s.SharedTotal = sumRows([]Row{s.Shared.Fitted})
+}
+
+// sumRows adds rows measured on disjoint items.
+func sumRows(rows []Row) Total {
+	var t Total
+	var lag, req, stuck float64
+	for _, r := range rows {
+		t.Items += r.Items
+		t.Detected += r.Detected
+		t.Missed += r.Missed
+		lag += r.Lag.Mean * r.Detected
+		req += r.RequestsPerItem * r.Items
+		stuck += r.Stuck * r.Items
+	}
+	t.LagMean, t.RequestsPerItem, t.Stuck = lag/t.Detected, req/t.Items, stuck/t.Items
+	t.MissedShare = t.Missed / (t.Detected + t.Missed)
+	return t
+}

@@ -1,0 +1,180 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// allocate sets each segment's budget: a fallback's is what the shared
+// schedule costs on its fitting items; the others share what is left
+// (Allocate), or get the budget each with PerSegment.
+func (s *SegmentStudy) allocate(trains, tests []Sample, opt SegmentOptions) error {
+	var total, fixed, big float64
+	var idx []int
+	for i := range s.Segments {
+		f := &s.Segments[i]
+		total += f.Items
+		if !f.Fallback {
+			big += f.Items
+			idx = append(idx, i)
+			f.Budget = s.Budget
+			continue
+		}
+		m, err := ReplaySample(s.Shared.Schedule, trains[i], ReplayOptions{Horizon: sharedHorizon(s.Shared)})
+		if err != nil {
+			return fmt.Errorf("segment %q: %v", f.Value, err)
+		}
+		f.Budget = m.RequestsPerItem
+		fixed += f.Items * m.RequestsPerItem
+	}
+	if opt.PerSegment || len(idx) == 0 {
+		return nil
+	}
+	left := (s.Budget*total - fixed) / big
+	if left <= 0 {
+		return fmt.Errorf("the segments under %d final answers spend the whole budget on the shared schedule: raise --requests-per-item or lower the minimum", s.MinFinal)
+	}
+	curves := make([][]CostLag, len(idx))
+	w := make([]float64, len(idx))
+	err := parallel(len(idx), func(k int) error {
+		i := idx[k]
+		c, err := segmentCurve(trains[i], tests[i], opt.StudyOptions, budgetGrid(left))
+		if err != nil {
+			return fmt.Errorf("segment %q: %v", s.Segments[i].Value, err)
+		}
+		curves[k], w[k] = c, s.Segments[i].Items
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	a, err := Allocate(curves, w, left)
+	if err != nil {
+		return err
+	}
+	s.Allocation = a
+	for k, i := range idx {
+		s.Segments[i].Budget = a.Costs[k]
+	}
+	return nil
+}
+
+// sharedHorizon is the replay horizon of a study's rows.
+func sharedHorizon(r *StudyResult) time.Duration {
+	if r.Never {
+		return 0
+	}
+	return r.GiveUp.Age
+}
+
+// lagSum is the lag summed over a replay's items, per item: its mean
+// lag × the share of items whose answer is seen (0 when none is).
+func lagSum(m Metrics) float64 {
+	if m.Detected == 0 {
+		return 0
+	}
+	return m.Lag.Mean * m.Detected / m.Items
+}
+
+// gridStep is the ratio of one budget of a segment's curve to the next.
+var gridStep = math.Pow(2, 2.0/3)
+
+// budgetGrid are the budgets a segment's curve is fitted at: b itself,
+// and steps of gridStep down to 1.5 requests per item and up to 4 × b.
+func budgetGrid(b float64) []float64 {
+	grid := []float64{b}
+	for x := b / gridStep; x >= 1.5; x /= gridStep {
+		grid = append(grid, x)
+	}
+	for x := b * gridStep; x <= 4*b*(1+1e-9); x *= gridStep {
+		grid = append(grid, x)
+	}
+	return grid
+}
+
+// segmentCurve fits a segment at each budget as Study would (its give-up
+// age, the stuck cap of each budget, the shapes that pay) and returns
+// what each fit spends and waits on the fitting items.
+func segmentCurve(train, test Sample, opt StudyOptions, budgets []float64) ([]CostLag, error) {
+	opt.HeldOut, opt.Baselines, opt.Bootstrap, opt.Family = &test, nil, 0, ""
+	opt.Budget = Budget{RequestsPerItem: budgets[0]}
+	st, err := newStudy(train, nil, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.giveUp(); err != nil {
+		return nil, err
+	}
+	var out []CostLag
+	for _, b := range budgets {
+		st.res.Budget, st.res.BudgetFrom = Budget{RequestsPerItem: b}, ""
+		if err := st.stuckCap(); err != nil {
+			return nil, err
+		}
+		res, err := st.fit(st.res.Budget, st.res.StuckCap)
+		if err != nil {
+			continue // no schedule spends so little
+		}
+		m, err := st.measureOn(st.train, "", res.Schedule) // with the shapes that paid
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, CostLag{Cost: m.RequestsPerItem, Lag: lagSum(m.Metrics)})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no schedule fits any budget from 1 to %.4g requests per item", budgets[len(budgets)-1])
+	}
+	return out, nil
+}
+
+// fitSegments studies each segment with a schedule of its own at its
+// budget, and measures the shared schedule on the fallbacks.
+func (s *SegmentStudy) fitSegments(trains, tests []Sample, opt SegmentOptions) error {
+	return parallel(len(s.Segments), func(i int) error {
+		f := &s.Segments[i]
+		if f.Fallback {
+			m, err := ReplaySample(s.Shared.Schedule, tests[i], ReplayOptions{Horizon: sharedHorizon(s.Shared), AsksBy: opt.AsksBy})
+			if err != nil {
+				return fmt.Errorf("segment %q: %v", f.Value, err)
+			}
+			m.Name = "shared"
+			f.Schedule, f.Row = s.Shared.Schedule, ScheduleRow(s.Shared.Schedule, m)
+			return nil
+		}
+		o := opt.StudyOptions
+		o.Budget, o.HeldOut, o.Baselines, o.Family = Budget{RequestsPerItem: f.Budget}, &tests[i], nil, ""
+		res, err := Study(trains[i], o)
+		if err != nil {
+			return fmt.Errorf("segment %q: %v", f.Value, err)
+		}
+		f.Study, f.Schedule, f.Row = res, res.Schedule, res.Fitted
+		return nil
+	})
+}
+
+// parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines and returns
+// the first error by index.
+func parallel(n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
