@@ -11,8 +11,8 @@ func TestAccumulatorExactAges(t *testing.T) {
 	// the sum of the ages would not divide back exactly.
 	var a Accumulator
 	for range 1000 {
-		a.Add(Item{Age: 0.1, Status: Settled, Created: NoTime})
-		a.Add(Item{Age: 60.013, Status: Failed, Created: NoTime})
+		a.Add(Item{Age: 0.1, Status: Settled})
+		a.Add(Item{Age: 60.013, Status: Failed})
 	}
 	tj, _ := a.Survival().Jumps()
 	if len(tj) != 2 || tj[0] != 0.1 || tj[1] != 60.013 {
@@ -28,7 +28,7 @@ func TestAccumulatorWeightsAndMerge(t *testing.T) {
 	var whole, w, h1, h2 Accumulator
 	for i := range 3000 {
 		it := Item{Age: math.Round(math.Exp(3 + r.NormFloat64())), Status: Settled,
-			Created: genStart + int64(r.IntN(86400))*1e9}
+			Created: genStart + int64(r.IntN(86400))*1e9, Dated: true}
 		if r.Float64() < 0.3 {
 			it.Status = Pending
 		}
@@ -68,13 +68,13 @@ func TestAccumulatorWeightsAndMerge(t *testing.T) {
 
 func TestAccumulatorDropped(t *testing.T) {
 	var a Accumulator
-	a.Add(Item{Age: math.NaN(), Status: Settled, Created: NoTime})
-	a.Add(Item{Age: -1, Status: Settled, Created: NoTime})
-	a.Add(Item{Age: math.Inf(1), Status: Pending, Created: NoTime})
-	a.AddWeighted(Item{Age: 1, Status: Settled, Created: NoTime}, 0)
-	a.AddWeighted(Item{Age: 1, Status: Settled, Created: NoTime}, math.NaN())
-	a.Add(Item{Age: 0, Status: Settled, Created: NoTime}) // answered at once
-	a.Add(Item{Age: 2e7, Status: Pending, Created: NoTime})
+	a.Add(Item{Age: math.NaN(), Status: Settled})
+	a.Add(Item{Age: -1, Status: Settled})
+	a.Add(Item{Age: math.Inf(1), Status: Pending})
+	a.AddWeighted(Item{Age: 1, Status: Settled}, 0)
+	a.AddWeighted(Item{Age: 1, Status: Settled}, math.NaN())
+	a.Add(Item{Age: 0, Status: Settled}) // answered at once
+	a.Add(Item{Age: 2e7, Status: Pending})
 	if a.Dropped != 5 || a.Items != 2 || a.Final != 1 || a.Pending != 1 {
 		t.Errorf("dropped %d items %v final %v pending %v", a.Dropped, a.Items, a.Final, a.Pending)
 	}

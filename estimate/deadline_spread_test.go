@@ -69,7 +69,7 @@ func TestFailedShare(t *testing.T) {
 	var acc estimate.Accumulator
 	add := func(n int, age float64, st estimate.Status) {
 		for range n {
-			acc.Add(estimate.Item{Age: age, Status: st, Signal: math.NaN()})
+			acc.Add(estimate.Item{Age: age, Status: st})
 		}
 	}
 	add(100, 60, estimate.Failed)

@@ -21,9 +21,9 @@ func ExampleKaplanMeier() {
 func ExampleAccumulator() {
 	var acc estimate.Accumulator
 	for _, age := range []float64{2, 3, 3, 5, 60, 60} {
-		acc.Add(estimate.Item{Age: age, Status: estimate.Settled, Created: estimate.NoTime})
+		acc.Add(estimate.Item{Age: age, Status: estimate.Settled})
 	}
-	acc.Add(estimate.Item{Age: 30, Status: estimate.Pending, Created: estimate.NoTime})
+	acc.Add(estimate.Item{Age: 30, Status: estimate.Pending})
 	s := acc.Survival()
 	fmt.Println("items:", acc.Items, "pending:", acc.Pending)
 	fmt.Printf("S(10) = %.3f, never = %.3f\n", s.At(10), s.Never())

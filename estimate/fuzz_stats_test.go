@@ -19,7 +19,7 @@ func FuzzEstimators(f *testing.F) {
 			w := math.Float64frombits(binary.LittleEndian.Uint64(data[8:]))
 			st := Status(data[16] % 3)
 			data = data[17:]
-			a.AddWeighted(Item{Age: age, Status: st, Created: NoTime}, w)
+			a.AddWeighted(Item{Age: age, Status: st}, w)
 		}
 		s := a.Survival()
 		prev := 1.0

@@ -28,7 +28,7 @@ func window(r *rand.Rand, ages []float64, span float64, st Status) []Item {
 	items := make([]Item, len(ages))
 	for i, a := range ages {
 		c := r.Float64() * span
-		it := Item{Age: a, Status: st, Created: genStart + int64(c*1e9), Signal: math.NaN()}
+		it := Item{Age: a, Status: st, Created: genStart + int64(c*1e9), Dated: true}
 		if c+a > span {
 			it.Age, it.Status = span-c, Pending
 		}
@@ -42,7 +42,7 @@ func window(r *rand.Rand, ages []float64, span float64, st Status) []Item {
 func deadlineLog(r *rand.Rand, n int, share, timeout float64) []Item {
 	items := make([]Item, n)
 	for i := range items {
-		it := Item{Age: 8 * math.Exp(0.6*r.NormFloat64()), Status: Settled, Created: NoTime, Signal: math.NaN()}
+		it := Item{Age: 8 * math.Exp(0.6*r.NormFloat64()), Status: Settled}
 		if r.Float64() < share {
 			it.Age, it.Status = timeout, Failed
 		}
@@ -64,7 +64,7 @@ func batchLog(r *rand.Rand, n int, share, period, lag, spread float64) []Item {
 			next := (c/p + 1) * p
 			age = float64(next-c)/1e9 + lag + spread*r.Float64()
 		}
-		items[i] = Item{Age: age, Status: Settled, Created: c, Signal: math.NaN()}
+		items[i] = Item{Age: age, Status: Settled, Created: c, Dated: true}
 	}
 	return items
 }

@@ -213,7 +213,7 @@ func TestAccumulatorMatchesSlices(t *testing.T) {
 		if r.Float64() < 0.2 {
 			st = Pending
 		}
-		a.Add(Item{Age: age, Status: st, Created: NoTime, Signal: math.NaN()})
+		a.Add(Item{Age: age, Status: st})
 		ts, fin = append(ts, age), append(fin, st.Final())
 	}
 	got, want := a.Survival(), KaplanMeier(ts, fin, nil)

@@ -136,14 +136,14 @@ func (m *Model) String() string {
 // Items draws n items from the model with a seeded generator. An item
 // whose answer would come after censor seconds, or never, is pending at
 // age censor, which is at most MaxAge (a heavy tail can draw ages far
-// beyond it). Created is NoTime and Signal NaN.
+// beyond it), with no creation time and no signal.
 func (m *Model) Items(n int, seed uint64, censor float64) []Item {
 	censor = min(censor, maxAgeSeconds)
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	items := make([]Item, n)
 	for i := range items {
 		age := m.draw(r.Float64(), r.Float64())
-		it := Item{Age: age, Status: Settled, Created: NoTime, Signal: math.NaN()}
+		it := Item{Age: age, Status: Settled}
 		if math.IsInf(age, 1) || age > censor {
 			it.Age, it.Status = censor, Pending
 		}

@@ -46,7 +46,7 @@ func TestPeriodicityBusinessHours(t *testing.T) {
 			next := (c/300e9 + 1) * 300e9
 			age = float64(next-c)/1e9 + 2 + 3*r.Float64()
 		}
-		items = append(items, Item{Age: age, Status: Settled, Created: c})
+		items = append(items, Item{Age: age, Status: Settled, Created: c, Dated: true})
 	}
 	p := Periodicity(accumulate(items), PeriodOptions{})
 	if p == nil || p.Period != 300 || !near(p.Phase, 3.5, 1.5) || !near(p.Share, 0.45, 0.05) {
@@ -74,7 +74,7 @@ func TestPeriodicityNotFound(t *testing.T) {
 		var burst []Item
 		for range 300000 {
 			c := genStart + int64(r.IntN(5))*86400e9 + int64((10+r.Float64()*hours)*3600e9)
-			burst = append(burst, Item{Age: 20 * math.Exp(0.8*r.NormFloat64()), Status: Settled, Created: c})
+			burst = append(burst, Item{Age: 20 * math.Exp(0.8*r.NormFloat64()), Status: Settled, Created: c, Dated: true})
 		}
 		if p := Periodicity(accumulate(burst), PeriodOptions{}); p != nil {
 			t.Errorf("daily burst of %.2f h: found %+v, want none", hours, *p)
@@ -83,7 +83,7 @@ func TestPeriodicityNotFound(t *testing.T) {
 	// Without creation times there is nothing to test.
 	items := batchLog(r, 2000, 0.5, 300, 2, 3)
 	for i := range items {
-		items[i].Created = NoTime
+		items[i].Dated = false
 	}
 	if p := Periodicity(accumulate(items), PeriodOptions{}); p != nil {
 		t.Errorf("no creation times: found %+v", *p)

@@ -198,7 +198,7 @@ func holdThreshold(share float64) uint64 {
 // round; the same row always hashes alike, in any engine.
 func rowHash(seed uint64, it Item) uint64 {
 	var created int64
-	if it.Created != NoTime {
+	if it.Dated {
 		created = floorDiv(it.Created, 1e6)
 	}
 	h := int64(seed % hashP)
@@ -234,7 +234,7 @@ func (p *SketchPart) Bins() (items []Item, weights []float64) {
 	for i := range p.settled {
 		for _, k := range p.kinds(i) {
 			if k.b.w > 0 {
-				items = append(items, Item{Age: k.b.age(), Status: k.status, Created: NoTime, Signal: math.NaN()})
+				items = append(items, Item{Age: k.b.age(), Status: k.status})
 				weights = append(weights, k.b.w)
 			}
 		}

@@ -16,7 +16,7 @@ func sketchItems(n int, seed uint64) []Item {
 	r := rand.New(rand.NewPCG(seed, 1))
 	var out []Item
 	for k := range n {
-		it := Item{Age: math.Exp(r.NormFloat64()*1.5 + 2), Status: Settled, Created: 1_700_000_000e9 + int64(k)*1e9, Signal: math.NaN()}
+		it := Item{Age: math.Exp(r.NormFloat64()*1.5 + 2), Status: Settled, Created: 1_700_000_000e9 + int64(k)*1e9, Dated: true}
 		switch r.IntN(10) {
 		case 0:
 			it.Status = Pending
@@ -177,10 +177,10 @@ func TestRowHashDefinition(t *testing.T) {
 		it     Item
 		ms, us int64
 	}{
-		{1, Item{Created: 1_793_534_400_123_456_789, Age: 12.3456, Status: Settled}, 1_793_534_400_123, 12_345_600},
-		{7, Item{Created: -1_500_000, Age: 0.0000004, Status: Failed}, -2, 0},
-		{math.MaxUint64, Item{Created: NoTime, Age: 3e9, Status: Pending}, 0, 3e15},
-		{0, Item{Created: 0, Age: 1.0000005, Status: Settled}, 0, 1_000_001},
+		{1, Item{Created: 1_793_534_400_123_456_789, Dated: true, Age: 12.3456, Status: Settled}, 1_793_534_400_123, 12_345_600},
+		{7, Item{Created: -1_500_000, Dated: true, Age: 0.0000004, Status: Failed}, -2, 0},
+		{math.MaxUint64, Item{Age: 3e9, Status: Pending}, 0, 3e15},
+		{0, Item{Created: 0, Dated: true, Age: 1.0000005, Status: Settled}, 0, 1_000_001},
 	} {
 		want := refHash(c.seed, c.ms, c.us, int64(c.it.Status))
 		if got := rowHash(c.seed, c.it); got != want || got >= 1<<31-1 {

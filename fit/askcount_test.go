@@ -31,12 +31,12 @@ func TestAlignedCountArithmetic(t *testing.T) {
 		}
 		r := newReplayer(s)
 		for range 300 {
-			it := estimate.Item{Created: (rng.Int64N(1e6) - 5e5) * 1e9, Signal: math.NaN()}
+			it := estimate.Item{Created: (rng.Int64N(1e6) - 5e5) * 1e9, Dated: true}
 			if rng.IntN(4) == 0 {
 				it.Created += rng.Int64N(1e9)
 			}
 			if rng.IntN(2) == 0 {
-				it.Signal = float64(rng.IntN(60))
+				it = it.WithSignal(float64(rng.IntN(60)))
 			}
 			v := r.item(it)
 			x := time.Duration(rng.Int64N(int64(2 * time.Minute)))
@@ -60,7 +60,7 @@ func TestAlignedCountArithmetic(t *testing.T) {
 func TestAlignedCountFast(t *testing.T) {
 	s := &schedule.Schedule{Aligned: []schedule.Aligned{{Period: 1, Offsets: []time.Duration{0}}}}
 	r := newReplayer(s)
-	v := r.item(estimate.Item{Created: 1_700_000_000_000_000_000, Signal: math.NaN()})
+	v := r.item(estimate.Item{Created: 1_700_000_000_000_000_000, Dated: true})
 	x := time.Duration(1e17)
 	if got := v.count(x); got != int64(x)+1 {
 		t.Fatalf("count = %d, want %d", got, int64(x)+1)
@@ -85,7 +85,7 @@ func TestReplayStrategyRunsCeiling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := []estimate.Item{{Age: 1, Status: estimate.Settled, Created: estimate.NoTime, Signal: math.NaN()}}
+	items := []estimate.Item{{Age: 1, Status: estimate.Settled}}
 	_, err = ReplayStrategy(st, items, ReplayOptions{}, 1, 1_000_000_000)
 	if err == nil || !strings.Contains(err.Error(), "1000000000 runs is more than the 100000 pollfit makes") {
 		t.Fatalf("got %v", err)
@@ -97,9 +97,9 @@ func TestReplayStrategyRunsCeiling(t *testing.T) {
 func TestReplayHugeAge(t *testing.T) {
 	s, _ := schedule.Parse("1s")
 	items := []estimate.Item{
-		{Age: 2, Status: estimate.Settled, Created: estimate.NoTime, Signal: math.NaN()},
-		{Age: 1e10, Status: estimate.Settled, Created: estimate.NoTime, Signal: math.NaN()},
-		{Age: 3, Status: estimate.Settled, Created: estimate.NoTime, Signal: math.NaN()},
+		{Age: 2, Status: estimate.Settled},
+		{Age: 1e10, Status: estimate.Settled},
+		{Age: 3, Status: estimate.Settled},
 	}
 	m, err := Replay(s, items, ReplayOptions{})
 	if err != nil {
@@ -135,9 +135,9 @@ func FuzzAlignedCount(f *testing.F) {
 		if s.Validate() != nil {
 			return
 		}
-		it := estimate.Item{Created: created, Signal: math.NaN()}
+		it := estimate.Item{Created: created, Dated: true}
 		if sig >= 0 {
-			it.Signal = float64(sig)
+			it = it.WithSignal(float64(sig))
 		}
 		v := newReplayer(s).item(it)
 		age := time.Duration(x) * ms

@@ -71,7 +71,7 @@ func TestWithBatchesByHand(t *testing.T) {
 	base := time.Date(2026, 11, 2, 12, 0, 10, 0, time.UTC).UnixNano()
 	var items []estimate.Item
 	for i := range 4 {
-		items = append(items, estimate.Item{Age: 293, Status: estimate.Settled, Created: base - int64(i)*int64(time.Millisecond), Signal: math.NaN()})
+		items = append(items, estimate.Item{Age: 293, Status: estimate.Settled, Created: base - int64(i)*int64(time.Millisecond), Dated: true})
 	}
 	s, _ := schedule.Parse("1m until 10m")
 	shaped, _ := schedule.Parse("1m until 10m, every 5m at +3s until 5m3s")
@@ -110,7 +110,7 @@ func TestWithBatchesNone(t *testing.T) {
 	}
 	noTime := append([]estimate.Item(nil), train...)
 	for i := range noTime {
-		noTime[i].Created = estimate.NoTime
+		noTime[i].Dated = false
 	}
 	if sh, err := WithBatches(ItemSample(noTime), &estimate.Period{Period: 300, Phase: 3, Share: 0.8}, res, opt); err != nil || sh.Paid {
 		t.Errorf("no creation times: %v, paid %v", err, sh.Paid)

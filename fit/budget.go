@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // Budget is what the schedule may spend. Set exactly one of the fields
@@ -28,27 +30,92 @@ type Budget struct {
 	Price float64
 }
 
-// kind is which budget is set.
-type budgetKind int
+// BudgetKind is which of a Budget's caps is set.
+type BudgetKind uint8
 
 const (
-	byPrice budgetKind = iota
-	byRequests
-	byAsks // AsksBy or MaxAttempts: a count of asks up to an age
+	// BudgetNone: no cap is set.
+	BudgetNone BudgetKind = iota
+	// BudgetRequests: Budget.RequestsPerItem.
+	BudgetRequests
+	// BudgetAsksBy: Budget.AsksBy asks by Budget.AsksByAge.
+	BudgetAsksBy
+	// BudgetMaxAttempts: Budget.MaxAttempts.
+	BudgetMaxAttempts
+	// BudgetPrice: Budget.Price.
+	BudgetPrice
 )
 
+// String is the kind as the CLI's flag spells it ("requests-per-item",
+// "asks-by", "max-attempts", "price"), or "none".
+func (k BudgetKind) String() string {
+	switch k {
+	case BudgetNone:
+		return "none"
+	case BudgetRequests:
+		return "requests-per-item"
+	case BudgetAsksBy:
+		return "asks-by"
+	case BudgetMaxAttempts:
+		return "max-attempts"
+	case BudgetPrice:
+		return "price"
+	}
+	return fmt.Sprintf("BudgetKind(%d)", uint8(k))
+}
+
+// CountsAsks reports whether the kind caps a count of asks up to an age
+// (asks-by and max attempts), which is also the cost of an item that
+// never answers, rather than requests per item or a price.
+func (k BudgetKind) CountsAsks() bool { return k == BudgetAsksBy || k == BudgetMaxAttempts }
+
+// Kind is which cap b sets: the first non-zero of RequestsPerItem,
+// AsksBy, MaxAttempts and Price, or BudgetNone. A budget that sets more
+// than one is refused by Fit; Kind does not check.
+func (b Budget) Kind() BudgetKind {
+	switch {
+	case b.RequestsPerItem != 0:
+		return BudgetRequests
+	case b.AsksBy != 0:
+		return BudgetAsksBy
+	case b.MaxAttempts != 0:
+		return BudgetMaxAttempts
+	case b.Price != 0:
+		return BudgetPrice
+	}
+	return BudgetNone
+}
+
+// IsZero reports whether b sets no cap (AsksByAge alone sets none).
+func (b Budget) IsZero() bool { return b.Kind() == BudgetNone }
+
+// String describes b for people: "8 requests per item", "20 asks by
+// 2m", "8 attempts", "price 0.5 s per request", or "no budget".
+func (b Budget) String() string {
+	switch b.Kind() {
+	case BudgetRequests:
+		return fmt.Sprintf("%.4g requests per item", b.RequestsPerItem)
+	case BudgetAsksBy:
+		return fmt.Sprintf("%d asks by %s", b.AsksBy, schedule.FormatDuration(b.AsksByAge))
+	case BudgetMaxAttempts:
+		return fmt.Sprintf("%d attempts", b.MaxAttempts)
+	case BudgetPrice:
+		return fmt.Sprintf("price %.4g s per request", b.Price)
+	}
+	return "no budget"
+}
+
 // check validates b and returns its kind.
-func (b Budget) check(horizon time.Duration) (budgetKind, error) {
+func (b Budget) check(horizon time.Duration) (BudgetKind, error) {
 	set := 0
-	var k budgetKind
 	if b.RequestsPerItem != 0 {
-		set, k = set+1, byRequests
+		set++
 		if !(b.RequestsPerItem >= 1) {
 			return 0, fmt.Errorf("requests per item must be at least 1, not %g", b.RequestsPerItem)
 		}
 	}
 	if b.AsksBy != 0 {
-		set, k = set+1, byAsks
+		set++
 		if b.AsksBy < 1 || b.AsksByAge <= 0 {
 			return 0, errors.New("asks-by needs a count ≥ 1 and a positive age, as in 20@2m")
 		}
@@ -57,7 +124,7 @@ func (b Budget) check(horizon time.Duration) (budgetKind, error) {
 		}
 	}
 	if b.MaxAttempts != 0 {
-		set, k = set+1, byAsks
+		set++
 		if b.MaxAttempts < 2 {
 			return 0, errors.New("max attempts must be at least 2")
 		}
@@ -66,7 +133,7 @@ func (b Budget) check(horizon time.Duration) (budgetKind, error) {
 		}
 	}
 	if b.Price != 0 {
-		set, k = set+1, byPrice
+		set++
 		if !(b.Price > 0) || math.IsInf(b.Price, 0) {
 			return 0, fmt.Errorf("price must be positive, not %g", b.Price)
 		}
@@ -74,18 +141,20 @@ func (b Budget) check(horizon time.Duration) (budgetKind, error) {
 	if set != 1 {
 		return 0, errors.New("give exactly one budget: requests per item, asks by, max attempts or price")
 	}
-	return k, nil
+	return b.Kind(), nil
 }
 
-// limit is the budget's cap in its own measure.
+// limit is the budget's cap in its own measure (0 at a price).
 func (b Budget) limit() float64 {
-	switch {
-	case b.RequestsPerItem > 0:
+	switch b.Kind() {
+	case BudgetRequests:
 		return b.RequestsPerItem
-	case b.AsksBy > 0:
+	case BudgetAsksBy:
 		return float64(b.AsksBy)
+	case BudgetMaxAttempts:
+		return float64(b.MaxAttempts)
 	}
-	return float64(b.MaxAttempts)
+	return 0
 }
 
 // trial is one optimisation at a multiplier: what it spends and its

@@ -17,7 +17,7 @@ const prefixRounds = 4
 // graft), or, for a burst that starts at the first ask and a budget of
 // requests, as a prefix (see graftPrefix).
 func (sh *shaper) graftBurst(burst []time.Duration, seen func(estimate.Item) bool) (*schedule.Schedule, Metrics, error) {
-	if burst[0] <= sh.opt.FirstAsk && len(burst) > 1 && sh.opt.Budget.RequestsPerItem > 0 {
+	if burst[0] <= sh.opt.FirstAsk && len(burst) > 1 && sh.opt.Budget.Kind() == BudgetRequests {
 		return sh.graftPrefix(burst)
 	}
 	return sh.graft(seen, func(rest *schedule.Schedule) (*schedule.Schedule, error) {

@@ -90,10 +90,10 @@ func hasAtNear(s *schedule.Schedule, age, within time.Duration) bool {
 func TestWithDeadlinesByHand(t *testing.T) {
 	s, _ := schedule.Parse("10s until 2m")
 	items := []estimate.Item{
-		{Age: 5, Status: estimate.Settled, Created: estimate.NoTime, Signal: math.NaN()},
-		{Age: 5, Status: estimate.Settled, Created: estimate.NoTime, Signal: math.NaN()},
-		{Age: 60.02, Status: estimate.Failed, Created: estimate.NoTime, Signal: math.NaN()},
-		{Age: 60.02, Status: estimate.Failed, Created: estimate.NoTime, Signal: math.NaN()},
+		{Age: 5, Status: estimate.Settled},
+		{Age: 5, Status: estimate.Settled},
+		{Age: 60.02, Status: estimate.Failed},
+		{Age: 60.02, Status: estimate.Failed},
 	}
 	spliced, err := spliceAt(s, []time.Duration{60030 * time.Millisecond})
 	if err != nil {

@@ -2,7 +2,6 @@ package fit_test
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -15,7 +14,7 @@ import (
 
 // item is a log row with no creation time and no signal.
 func item(age float64, st estimate.Status) estimate.Item {
-	return estimate.Item{Age: age, Status: st, Created: estimate.NoTime, Signal: math.NaN()}
+	return estimate.Item{Age: age, Status: st}
 }
 
 func ExampleReplay() {

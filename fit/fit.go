@@ -140,7 +140,7 @@ func tailAge(d Distribution, tail float64) float64 {
 // problem is one fit: the law, the budget and the limits.
 type problem struct {
 	opt            Options
-	kind           budgetKind
+	kind           BudgetKind
 	l              law
 	dens           Density // nil unless smooth
 	first, end     float64
@@ -152,7 +152,7 @@ type problem struct {
 
 func newProblem(opt Options) (*problem, error) {
 	h := opt.Horizon
-	if opt.Budget.AsksBy > 0 {
+	if opt.Budget.Kind() == BudgetAsksBy {
 		if h > 0 && h != opt.Budget.AsksByAge {
 			return nil, errors.New("asks-by N@T stops asking at T: give no other horizon")
 		}
@@ -187,14 +187,14 @@ func (p *problem) setEnd(end float64) {
 		p.horizon = nanos(end)
 	}
 	p.end = p.horizon.Seconds()
-	if p.kind == byAsks {
+	if p.kind.CountsAsks() {
 		p.countTo = p.end
 	}
 }
 
 // spent is what a schedule's sums spend of the budget.
 func (p *problem) spent(s sums, asks float64) float64 {
-	if p.kind == byAsks {
+	if p.kind.CountsAsks() {
 		return asks
 	}
 	return s.requests
@@ -202,7 +202,7 @@ func (p *problem) spent(s sums, asks float64) float64 {
 
 // mults turns a search multiplier into (λ, μ).
 func (p *problem) mults(m float64) (lambda, mu float64) {
-	if p.kind == byAsks {
+	if p.kind.CountsAsks() {
 		return 0, m
 	}
 	return m, 0
@@ -211,7 +211,7 @@ func (p *problem) mults(m float64) (lambda, mu float64) {
 // optimise runs solve at the budget's price, or searches for the
 // multiplier that spends the budget.
 func (p *problem) optimise(run func(m float64) trial) (trial, error) {
-	if p.kind == byPrice {
+	if p.kind == BudgetPrice {
 		t := run(p.opt.Budget.Price)
 		if !t.ok {
 			return t, errors.New("no schedule meets the interval limits")

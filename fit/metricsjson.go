@@ -31,7 +31,7 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 // With a bootstrap, "lag_mean_ci", "lag_p95_ci" and "requests_per_item_ci"
 // are the 95% intervals, [low, high].
 func (r Row) MarshalJSON() ([]byte, error) {
-	v := r.Metrics.jsonValue(num(r.Stuck), num(r.MissedShare))
+	v := r.Metrics.jsonValue(JSONNumber(r.Stuck), JSONNumber(r.MissedShare))
 	if r.LagCI != (Interval{}) {
 		v.LagCI, v.P95CI, v.RequestsCI = r.LagCI.json(), r.P95CI.json(), r.RequestsCI.json()
 	}
@@ -39,7 +39,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 }
 
 // json is the interval as a JSON pair, nulls where undefined.
-func (c Interval) json() *[2]*float64 { return &[2]*float64{num(c[0]), num(c[1])} }
+func (c Interval) json() *[2]*float64 { return &[2]*float64{JSONNumber(c[0]), JSONNumber(c[1])} }
 
 // metricsJSON is Metrics as JSON.
 type metricsJSON struct {
@@ -65,8 +65,8 @@ func (m Metrics) jsonValue(stuck, missed *float64) metricsJSON {
 	out := metricsJSON{StuckAsks: stuck, MissedShare: missed,
 		Name: m.Name, Schedule: m.Schedule, Horizon: m.Horizon.Seconds(),
 		Items: m.Items, Detected: m.Detected, Missed: m.Missed, Pending: m.Pending,
-		Lag:             lagJSONFields{num(m.Lag.Mean), num(m.Lag.P50), num(m.Lag.P90), num(m.Lag.P95), num(m.Lag.P99), num(m.Lag.Max)},
-		RequestsPerItem: num(m.RequestsPerItem),
+		Lag:             lagJSONFields{JSONNumber(m.Lag.Mean), JSONNumber(m.Lag.P50), JSONNumber(m.Lag.P90), JSONNumber(m.Lag.P95), JSONNumber(m.Lag.P99), JSONNumber(m.Lag.Max)},
+		RequestsPerItem: JSONNumber(m.RequestsPerItem),
 	}
 	for i, v := range m.AsksBy {
 		if i < len(m.AsksByAges) {
@@ -74,8 +74,8 @@ func (m Metrics) jsonValue(stuck, missed *float64) metricsJSON {
 		}
 	}
 	if sp := m.Spread; sp != nil {
-		out.Spread = &spreadJSON{sp.Runs, [2]*float64{num(sp.LagMean[0]), num(sp.LagMean[1])},
-			[2]*float64{num(sp.RequestsPerItem[0]), num(sp.RequestsPerItem[1])}}
+		out.Spread = &spreadJSON{sp.Runs, [2]*float64{JSONNumber(sp.LagMean[0]), JSONNumber(sp.LagMean[1])},
+			[2]*float64{JSONNumber(sp.RequestsPerItem[0]), JSONNumber(sp.RequestsPerItem[1])}}
 	}
 	return out
 }
@@ -96,8 +96,10 @@ type lagJSONFields struct {
 	Max  *float64 `json:"max"`
 }
 
-// num is nil (null in JSON) for NaN and infinities.
-func num(x float64) *float64 {
+// JSONNumber is x for encoding/json, or nil (null) for NaN and
+// infinities, which JSON cannot hold: how pollfit writes every figure
+// that may be undefined.
+func JSONNumber(x float64) *float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil
 	}
@@ -119,7 +121,7 @@ func (o orderedFloats) MarshalJSON() ([]byte, error) {
 			b = append(b, ',')
 		}
 		k, _ := json.Marshal(kv.key)
-		v, err := json.Marshal(num(kv.val))
+		v, err := json.Marshal(JSONNumber(kv.val))
 		if err != nil {
 			return nil, err
 		}

@@ -13,7 +13,6 @@ import (
 
 func TestReplayItemByHand(t *testing.T) {
 	s := mustSchedule(t, "at 0s 10s 20s, reset on signal")
-	nan := math.NaN()
 	sec := func(xs ...float64) []time.Duration {
 		var out []time.Duration
 		for _, x := range xs {
@@ -28,16 +27,16 @@ func TestReplayItemByHand(t *testing.T) {
 		lag                   time.Duration
 	}{
 		// Seen at 10 s, 5 s after the answer at 5 s.
-		{estimate.Item{Age: 5, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan}, sec(0, 10), true, false, false, 5 * time.Second},
+		{estimate.Item{Age: 5, Status: estimate.Settled}, sec(0, 10), true, false, false, 5 * time.Second},
 		// An ask at exactly the answer's age sees it.
-		{estimate.Item{Age: 10, Status: estimate.Failed, Created: estimate.NoTime, Signal: nan}, sec(0, 10), true, false, false, 0},
+		{estimate.Item{Age: 10, Status: estimate.Failed}, sec(0, 10), true, false, false, 0},
 		// After the last ask: missed, every ask counted.
-		{estimate.Item{Age: 25, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan}, sec(0, 10, 20), false, true, false, 0},
+		{estimate.Item{Age: 25, Status: estimate.Settled}, sec(0, 10, 20), false, true, false, 0},
 		// Pending at 12 s: the asks up to its censoring age.
-		{estimate.Item{Age: 12, Status: estimate.Pending, Created: estimate.NoTime, Signal: nan}, sec(0, 10), false, false, true, 0},
+		{estimate.Item{Age: 12, Status: estimate.Pending}, sec(0, 10), false, false, true, 0},
 		// A signal at 7 s: asks at 0, then 7 (the signal), then 17, 27;
 		// the answer at 15 s is seen at 17 s.
-		{estimate.Item{Age: 15, Status: estimate.Settled, Created: estimate.NoTime, Signal: 7}, sec(0, 7, 17), true, false, false, 2 * time.Second},
+		{estimate.Item{Age: 15, Status: estimate.Settled, Signal: 7, Signalled: true}, sec(0, 7, 17), true, false, false, 2 * time.Second},
 	} {
 		r := ReplayItem(s, c.it, 30*time.Second)
 		if !slices.Equal(r.Asks, c.asks) || r.Seen != c.seen || r.Missed != c.missed || r.Pending != c.pending || r.Lag != c.lag {
@@ -45,7 +44,7 @@ func TestReplayItemByHand(t *testing.T) {
 		}
 	}
 	// A horizon of 9 s misses the answer at 5 s: asks at 0 only.
-	if r := ReplayItem(s, estimate.Item{Age: 5, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan}, 9*time.Second); !r.Missed || !slices.Equal(r.Asks, sec(0)) {
+	if r := ReplayItem(s, estimate.Item{Age: 5, Status: estimate.Settled}, 9*time.Second); !r.Missed || !slices.Equal(r.Asks, sec(0)) {
 		t.Errorf("horizon 9s: %+v", r)
 	}
 }

@@ -181,14 +181,13 @@ func TestReplayBruteForce(t *testing.T) {
 // 44 59 74 89 104 119 149 ...).
 func TestReplayByHand(t *testing.T) {
 	s, _ := schedule.Parse("at 0s 3s 8s 16s 29s, 15s until 2m, 30s")
-	nan := math.NaN()
 	items := []estimate.Item{
-		{Age: 9, Status: estimate.Settled, Signal: nan},   // seen at 16: lag 7, 4 asks
-		{Age: 31, Status: estimate.Settled, Signal: nan},  // seen at 44: lag 13, 6 asks
-		{Age: 16, Status: estimate.Failed, Signal: nan},   // tie: seen at 16, lag 0, 4 asks
-		{Age: 0, Status: estimate.Settled, Signal: nan},   // seen at 0: lag 0, 1 ask
-		{Age: 50, Status: estimate.Pending, Signal: nan},  // asks ≤ 50: 6
-		{Age: 200, Status: estimate.Settled, Signal: nan}, // after the 150 s horizon: missed, 12 asks ≤ 150
+		{Age: 9, Status: estimate.Settled},   // seen at 16: lag 7, 4 asks
+		{Age: 31, Status: estimate.Settled},  // seen at 44: lag 13, 6 asks
+		{Age: 16, Status: estimate.Failed},   // tie: seen at 16, lag 0, 4 asks
+		{Age: 0, Status: estimate.Settled},   // seen at 0: lag 0, 1 ask
+		{Age: 50, Status: estimate.Pending},  // asks ≤ 50: 6
+		{Age: 200, Status: estimate.Settled}, // after the 150 s horizon: missed, 12 asks ≤ 150
 	}
 	m, err := Replay(s, items, ReplayOptions{Horizon: 150 * time.Second, AsksBy: []time.Duration{30 * time.Second, 2 * time.Minute}})
 	if err != nil {
@@ -215,9 +214,9 @@ func TestReplayByHand(t *testing.T) {
 func TestReplaySignal(t *testing.T) {
 	s, _ := schedule.Parse("at 2s 5s, 10s until 1m, reset on signal")
 	items := []estimate.Item{
-		{Age: 6, Status: estimate.Settled, Signal: 7},           // seen at the signal: lag 1, asks 2 5 7
-		{Age: 10, Status: estimate.Settled, Signal: 7},          // seen at 12: lag 2, asks 2 5 7 9 12
-		{Age: 10, Status: estimate.Settled, Signal: math.NaN()}, // seen at 15: lag 5, asks 2 5 15
+		{Age: 6, Status: estimate.Settled, Signal: 7, Signalled: true},  // seen at the signal: lag 1, asks 2 5 7
+		{Age: 10, Status: estimate.Settled, Signal: 7, Signalled: true}, // seen at 12: lag 2, asks 2 5 7 9 12
+		{Age: 10, Status: estimate.Settled},                             // seen at 15: lag 5, asks 2 5 15
 	}
 	m, err := Replay(s, items, ReplayOptions{})
 	if err != nil {
@@ -230,7 +229,7 @@ func TestReplaySignal(t *testing.T) {
 
 func TestReplayAlignedNeedsCreated(t *testing.T) {
 	s, _ := schedule.Parse("1s until 10s, every 5m at +2s")
-	_, err := Replay(s, []estimate.Item{{Age: 3, Status: estimate.Settled, Created: estimate.NoTime, Signal: math.NaN()}}, ReplayOptions{})
+	_, err := Replay(s, []estimate.Item{{Age: 3, Status: estimate.Settled}}, ReplayOptions{})
 	if err == nil {
 		t.Fatal("replaying an aligned schedule without creation times succeeded")
 	}

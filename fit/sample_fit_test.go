@@ -148,8 +148,8 @@ func TestFitSampleEqualsRepeated(t *testing.T) {
 func TestWithSignalsWeighted(t *testing.T) {
 	s, _ := schedule.Parse("10s until 1m")
 	items := []estimate.Item{
-		{Age: 3, Status: estimate.Settled, Signal: 1, Created: estimate.NoTime},
-		{Age: 3, Status: estimate.Settled, Signal: 4, Created: estimate.NoTime},
+		{Age: 3, Status: estimate.Settled, Signal: 1, Signalled: true},
+		{Age: 3, Status: estimate.Settled, Signal: 4, Signalled: true},
 	}
 	b := Budget{Price: 1}
 	if _, ok, err := WithSignals(s, ItemSample(items), time.Minute, b); err != nil || !ok {

@@ -113,7 +113,7 @@ func TestReplaySampleByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	it := func(age float64, st estimate.Status) estimate.Item {
-		return estimate.Item{Age: age, Status: st, Created: estimate.NoTime, Signal: math.NaN()}
+		return estimate.Item{Age: age, Status: st}
 	}
 	fin := func(age float64) estimate.Item { return it(age, estimate.Settled) }
 	items := []estimate.Item{fin(7), fin(20), fin(9), it(25, estimate.Pending), fin(35), fin(8)}

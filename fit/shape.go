@@ -69,15 +69,13 @@ func (sh *shaper) replay(s *schedule.Schedule) (Metrics, error) {
 // a price).
 func (sh *shaper) spent(s *schedule.Schedule, m Metrics) (spent, limit float64) {
 	b := sh.opt.Budget
-	switch {
-	case b.AsksBy > 0:
-		return AsksBy(s, b.AsksByAge), float64(b.AsksBy)
-	case b.MaxAttempts > 0:
-		return AsksBy(s, sh.horizon), float64(b.MaxAttempts)
-	case b.RequestsPerItem > 0:
-		return m.RequestsPerItem, b.RequestsPerItem
+	switch b.Kind() {
+	case BudgetAsksBy:
+		return AsksBy(s, b.AsksByAge), b.limit()
+	case BudgetMaxAttempts:
+		return AsksBy(s, sh.horizon), b.limit()
 	}
-	return m.RequestsPerItem, 0
+	return m.RequestsPerItem, b.limit()
 }
 
 // score is the figure a shape must lower: the mean lag, plus the price
@@ -179,18 +177,18 @@ func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Sched
 // the plain fit's horizon; ok is false when nothing is left.
 func (sh *shaper) budgetLess(share float64) (Options, bool) {
 	o := sh.opt
-	if o.Horizon == 0 && o.Budget.AsksBy == 0 && !sh.forever() {
+	if o.Horizon == 0 && o.Budget.Kind() != BudgetAsksBy && !sh.forever() {
 		o.Horizon = sh.horizon
 	}
 	b := &o.Budget
-	switch {
-	case b.AsksBy > 0:
+	switch b.Kind() {
+	case BudgetAsksBy:
 		b.AsksBy -= int(math.Ceil(share - 1e-9))
 		return o, b.AsksBy >= 1
-	case b.MaxAttempts > 0:
+	case BudgetMaxAttempts:
 		b.MaxAttempts -= int(math.Ceil(share - 1e-9))
 		return o, b.MaxAttempts >= 2
-	case b.RequestsPerItem > 0:
+	case BudgetRequests:
 		b.RequestsPerItem -= share
 		return o, b.RequestsPerItem >= 1
 	}

@@ -32,10 +32,10 @@ func WithSignals(s *schedule.Schedule, smp Sample, horizon time.Duration, b Budg
 		return s, false, err
 	}
 	better := reset.Lag.Mean < plain.Lag.Mean
-	switch {
-	case b.Price > 0:
+	switch b.Kind() {
+	case BudgetPrice:
 		better = reset.Lag.Mean+b.Price*reset.RequestsPerItem < plain.Lag.Mean+b.Price*plain.RequestsPerItem
-	case b.RequestsPerItem > 0:
+	case BudgetRequests:
 		better = better && reset.RequestsPerItem <= max(b.RequestsPerItem, plain.RequestsPerItem)
 	default:
 		better = better && reset.RequestsPerItem <= plain.RequestsPerItem

@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"math"
 	"testing"
 	"time"
 
@@ -16,8 +15,8 @@ import (
 func TestWithSignals(t *testing.T) {
 	s, _ := schedule.Parse("10s until 1m")
 	items := []estimate.Item{
-		{Age: 3, Status: estimate.Settled, Signal: 4, Created: estimate.NoTime},
-		{Age: 12, Status: estimate.Settled, Signal: math.NaN(), Created: estimate.NoTime},
+		{Age: 3, Status: estimate.Settled, Signal: 4, Signalled: true},
+		{Age: 12, Status: estimate.Settled},
 	}
 	out, ok, err := WithSignals(s, ItemSample(items), time.Minute, Budget{RequestsPerItem: 2.5})
 	if err != nil || !ok || !out.ResetOnSignal {
@@ -33,7 +32,7 @@ func TestWithSignals(t *testing.T) {
 		t.Errorf("reset chosen though the signal comes after the ask that sees the answer")
 	}
 	// No signals: unchanged.
-	items[0].Signal = math.NaN()
+	items[0].Signalled = false
 	if out, ok, _ := WithSignals(s, ItemSample(items), time.Minute, Budget{Price: 1}); ok || out != s {
 		t.Errorf("reset chosen without signals")
 	}

@@ -100,7 +100,7 @@ func (p *problem) exact() (Solution, error) {
 		cands = zoom(t.sol.([]float64), cands, 0.5/math.Exp2(float64(round)))
 	}
 	asks := t.sol.([]float64)
-	if p.dens != nil && p.kind != byRequests {
+	if p.dens != nil && p.kind != BudgetRequests {
 		lambda, _ := p.mults(t.mult)
 		asks = refine(p.l, p.opt.Objective, asks, lambda, p.minGap, p.maxGap)
 	}
@@ -184,7 +184,7 @@ func (p *problem) score(s *schedule.Schedule) (float64, bool) {
 	}
 	sec := seconds(asks)
 	sm := evaluate(p.l, sec)
-	if p.kind == byPrice {
+	if p.kind == BudgetPrice {
 		return sm.objective(p.opt.Objective) + p.opt.Budget.Price*sm.requests, p.withinStuck(len(sec))
 	}
 	return sm.objective(p.opt.Objective), p.spent(sm, countTo(sec, p.countTo)) <= p.opt.Budget.limit()*(1+1e-12) && p.withinStuck(len(sec))
@@ -201,7 +201,7 @@ func (p *problem) seesAll(s *schedule.Schedule) bool {
 
 // spendLimit is the most a schedule may spend (0 at a price).
 func (p *problem) spendLimit() float64 {
-	if p.kind == byPrice {
+	if p.kind == BudgetPrice {
 		return 0
 	}
 	return p.opt.Budget.limit()
@@ -220,7 +220,7 @@ func countTo(asks []float64, to float64) float64 {
 
 // continuous is the continuous-rate schedule at the budget.
 func (p *problem) continuous() (Solution, error) {
-	perItem := p.kind != byAsks
+	perItem := !p.kind.CountsAsks()
 	power := 0.5
 	if p.opt.Objective == RMS {
 		power = 1.0 / 3

@@ -17,7 +17,7 @@ import (
 // withinStuck reports whether a schedule of n asks up to the horizon
 // keeps within the stuck cap.
 func (p *problem) withinStuck(n int) bool {
-	return p.opt.StuckAsks <= 0 || p.kind == byAsks || n <= p.opt.StuckAsks
+	return p.opt.StuckAsks <= 0 || p.kind.CountsAsks() || n <= p.opt.StuckAsks
 }
 
 // quantised is the best schedule of at most Segments nice clauses within
@@ -59,7 +59,7 @@ func (p *problem) capStuck(sg *segments) ([]segEdge, float64, error) {
 		}
 		s, _ := sg.total(path)
 		obj := s.objective(p.opt.Objective)
-		if p.kind == byPrice {
+		if p.kind == BudgetPrice {
 			obj += p.opt.Budget.Price * s.requests
 		}
 		if obj < bestObj {
@@ -93,7 +93,7 @@ func (p *problem) capStuck(sg *segments) ([]segEdge, float64, error) {
 // quantisedAt solves the segment programme at sg's price per ask: at
 // the budget's price, or within its requests or asks.
 func (p *problem) quantisedAt(sg *segments) ([]segEdge, float64, error) {
-	if p.kind == byPrice {
+	if p.kind == BudgetPrice {
 		run := func(m float64) trial {
 			lambda, mu := p.mults(m)
 			path := sg.solve(p.opt.Objective, p.opt.Segments, lambda, mu)
@@ -109,7 +109,7 @@ func (p *problem) quantisedAt(sg *segments) ([]segEdge, float64, error) {
 		}
 		return t.sol.([]segEdge), t.mult, nil
 	}
-	path := sg.solveWithin(p.opt.Objective, p.opt.Segments, p.opt.Budget.limit(), p.kind == byAsks, 1000)
+	path := sg.solveWithin(p.opt.Objective, p.opt.Segments, p.opt.Budget.limit(), p.kind.CountsAsks(), 1000)
 	if path == nil {
 		return nil, 0, fmt.Errorf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times): raise the budget or --segments, set a shorter --horizon, or try --nice=false",
 			p.opt.Segments, schedule.FormatDuration(p.horizon), maxSegmentAsks)

@@ -260,7 +260,7 @@ func (st *study) giveUp() error {
 	o, r := st.opt, st.res
 	switch {
 	case o.Horizon == Never:
-		if o.Budget.AsksBy > 0 || o.Budget.MaxAttempts > 0 {
+		if o.Budget.Kind().CountsAsks() {
 			return errors.New("an asks-by or max-attempts budget stops at its age: a never-stopping horizon does not go with it")
 		}
 		r.Never = true
@@ -268,7 +268,7 @@ func (st *study) giveUp() error {
 		return nil
 	case o.Horizon < 0:
 		return fmt.Errorf("horizon %s: want a positive age or never", o.Horizon)
-	case o.Budget.AsksBy > 0:
+	case o.Budget.Kind() == BudgetAsksBy:
 		if o.Horizon > 0 && o.Horizon != o.Budget.AsksByAge {
 			return errors.New("asks-by N@T stops asking at T: give no other horizon")
 		}

@@ -67,8 +67,8 @@ func (st *study) compareOne(b Baseline) (Comparison, error) {
 	if c.Budget, err = st.cost(b.Schedule, r.Budget); err != nil {
 		return Comparison{}, err
 	}
-	if r.Budget.AsksBy > 0 || r.Budget.MaxAttempts > 0 {
-		c.StuckCap = c.Budget.AsksBy + c.Budget.MaxAttempts
+	if r.Budget.Kind().CountsAsks() {
+		c.StuckCap = int(c.Budget.limit())
 	}
 	res := r.Fit
 	if b.Name != r.BudgetFrom {
@@ -100,7 +100,7 @@ const sameLagSteps = 8
 // rises, to held-out noise: every fit tried is kept if it qualifies).
 func (st *study) sameLag(c *Comparison) error {
 	c.Saving = math.NaN()
-	if c.Budget.RequestsPerItem == 0 {
+	if c.Budget.Kind() != BudgetRequests {
 		return nil
 	}
 	want := c.Baseline.Lag.Mean
@@ -142,7 +142,7 @@ func (st *study) sameLag(c *Comparison) error {
 // by the ratio of the costs, and the line through the two fits.
 func (st *study) equalCost(c *Comparison) error {
 	want, got := c.Baseline.RequestsPerItem, c.Fitted.RequestsPerItem
-	if c.Budget.RequestsPerItem == 0 || math.Abs(got-want) <= 5e-3*want {
+	if c.Budget.Kind() != BudgetRequests || math.Abs(got-want) <= 5e-3*want {
 		return nil
 	}
 	b := Budget{RequestsPerItem: math.Max(1, c.Budget.RequestsPerItem*want/got)}

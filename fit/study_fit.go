@@ -42,10 +42,10 @@ func (st *study) budget() error {
 // budget of the same kind as like.
 func (st *study) cost(s *schedule.Schedule, like Budget) (Budget, error) {
 	h := st.res.GiveUp.Age
-	switch {
-	case like.AsksBy > 0:
+	switch like.Kind() {
+	case BudgetAsksBy:
 		return Budget{AsksBy: int(math.Floor(AsksBy(s, like.AsksByAge) + 1e-9)), AsksByAge: like.AsksByAge}, nil
-	case like.MaxAttempts > 0:
+	case BudgetMaxAttempts:
 		return Budget{MaxAttempts: int(math.Floor(AsksBy(s, h) + 1e-9))}, nil
 	}
 	m, err := st.measureOn(st.train, "", s)
@@ -62,18 +62,18 @@ func (st *study) stuckCap() error {
 	switch {
 	case o.StuckAsks < 0:
 		return fmt.Errorf("stuck asks %d: want a positive cap", o.StuckAsks)
-	case b.AsksBy > 0 || b.MaxAttempts > 0:
+	case b.Kind().CountsAsks():
 		r.StuckCapReason = "the budget counts the asks to an item that never answers"
-		r.StuckCap = b.AsksBy + b.MaxAttempts
+		r.StuckCap = int(b.limit())
 		if o.StuckAsks > 0 {
-			st.note("--stuck-asks is ignored: the %s budget caps those asks already", budgetKindText(b))
+			st.note("--stuck-asks is ignored: the %s budget caps those asks already", b.Kind())
 		}
 	case o.StuckAsks > 0:
 		r.StuckCap, r.StuckCapReason = o.StuckAsks, "--stuck-asks"
 	case r.BudgetFrom != "":
 		r.StuckCap = st.baselineStuck(o.Baselines[0].Schedule)
 		r.StuckCapReason = r.BudgetFrom + "'s own"
-	case b.RequestsPerItem > 0:
+	case b.Kind() == BudgetRequests:
 		r.StuckCap = int(math.Ceil(DefaultStuckFactor*b.RequestsPerItem - 1e-9))
 		r.StuckCapReason = fmt.Sprintf("%d × the requests budget; --stuck-asks to change", DefaultStuckFactor)
 	default:
@@ -89,13 +89,6 @@ func (st *study) stuckCap() error {
 	return nil
 }
 
-func budgetKindText(b Budget) string {
-	if b.AsksBy > 0 {
-		return "asks-by"
-	}
-	return "max-attempts"
-}
-
 // baselineStuck is a baseline's stuck cost at the give-up age, whole.
 func (st *study) baselineStuck(s *schedule.Schedule) int {
 	h := st.res.GiveUp.Age
@@ -109,7 +102,7 @@ func (st *study) baselineStuck(s *schedule.Schedule) int {
 func (st *study) options(b Budget, stuck int) Options {
 	o := st.opt.Options
 	o.Budget, o.StuckAsks, o.Horizon = b, stuck, st.horizon
-	if b.AsksBy > 0 {
+	if b.Kind() == BudgetAsksBy {
 		o.Horizon = 0
 	}
 	o.Consider = nil
@@ -146,7 +139,7 @@ func (st *study) fit(b Budget, stuck int) (*Result, error) {
 func (st *study) smoothOptimum(res *Result, opt Options) {
 	o := opt
 	o.Horizon, o.Exact, o.Consider = res.Horizon, true, nil
-	if o.Budget.AsksBy > 0 {
+	if o.Budget.Kind() == BudgetAsksBy {
 		o.Horizon = 0
 	}
 	sm, err := Optimal(st.res.Density, o)

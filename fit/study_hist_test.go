@@ -36,7 +36,7 @@ func fineHistogram(items []estimate.Item) Sample {
 		if k.final {
 			st = estimate.Settled
 		}
-		smp.Items = append(smp.Items, estimate.Item{Age: mid, Status: st, Created: estimate.NoTime, Signal: math.NaN()})
+		smp.Items = append(smp.Items, estimate.Item{Age: mid, Status: st})
 		smp.Weights = append(smp.Weights, n)
 	}
 	return smp

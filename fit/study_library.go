@@ -56,7 +56,7 @@ func (st *study) library() error {
 		return fmt.Errorf("family %q: want exponential or grpc", fam)
 	}
 	r := st.res
-	if r.Budget.RequestsPerItem == 0 || r.Never {
+	if r.Budget.Kind() != BudgetRequests || r.Never {
 		return fmt.Errorf("family %s: needs a requests budget and a give-up age", fam)
 	}
 	lf := &LibraryFit{Family: fam}

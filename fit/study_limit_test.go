@@ -57,9 +57,9 @@ func TestLimitIsTheHullOfEverySchedule(t *testing.T) {
 	for trial := range 6 {
 		var items []estimate.Item
 		for range 4 + r.IntN(3) {
-			items = append(items, estimate.Item{Age: math.Round(r.Float64()*90) / 10, Status: estimate.Settled, Created: estimate.NoTime, Signal: math.NaN()})
+			items = append(items, estimate.Item{Age: math.Round(r.Float64()*90) / 10, Status: estimate.Settled})
 		}
-		items = append(items, estimate.Item{Age: 3 + 4*r.Float64(), Status: estimate.Pending, Created: estimate.NoTime, Signal: math.NaN()})
+		items = append(items, estimate.Item{Age: 3 + 4*r.Float64(), Status: estimate.Pending})
 		h := 10 * time.Second
 		res, err := Study(ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 2 + 2*r.Float64()}, Horizon: h}, NoSignals: true})
 		if err != nil {

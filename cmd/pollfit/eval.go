@@ -28,22 +28,26 @@ An item whose answer comes at age t is seen by the first ask at an age ≥ t;
 its lag is the difference and it costs every ask up to that one. A pending
 item costs the asks up to its censoring age; an answer after the last ask or
 the horizon is missed. Lag percentiles are nearest-rank over seen items.
-The table's "seen" column is "detected" in --json: the items whose answer
-an ask saw.
+The "detected" column (as in --json) counts the items whose answer an ask
+saw.
 With --histogram each bin's items count, at the bin's midpoint; a histogram
 has no creation times or signals, so aligned asks, reset on signal and --plot
 stop with an error.
 --by COLUMN adds the table for each value of a categorical column
 (--json: "by" and "segments", each value's "schedules").
-SPEC is a schedule in the schedule language ('pollfit help schedule'),
-@FILE for a schedule file (DSL or JSON), or a strategy such as
-'exponential(initial=1s, factor=2, max=1m)'.`,
+SPEC is a schedule in the schedule language ('pollfit help schedule'), a
+strategy such as 'exponential(initial=1s, factor=2, max=1m)', or @FILE
+holding either or an exported JSON document; fit and frontier --baseline,
+simulate --strategy and export --schedule read SPEC alike.`,
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			specs := fs.StringArrayP("schedule", "s", nil, "schedule to replay, [NAME=]SPEC (repeatable)")
+			specs := fs.StringArrayP("schedule", "s", nil, "schedule to replay, [NAME=]SPEC: a schedule, a retry strategy or @FILE (repeatable)")
 			asksBy := fs.String("asks-by", "30s,2m,15m", "ages at which to count asks for an item that never settles")
 			horizon := fs.String("horizon", "", "give-up age: stop asking at this age (default: the end of a stopping schedule; for one that never stops, the nice age by which 99% of the log's answers land)")
 			asJSON := fs.Bool("json", false, "print JSON")
-			seed := fs.Uint64("seed", 1, "random seed for strategies with jitter")
+			seed := fs.Uint64("jitter-seed", 1, "seed of the draws of a strategy with jitter (fit's --seed is the hold-out split)")
+			oldSeed := fs.Uint64("seed", 1, "")
+			seedAlias := renamed{"eval", "seed", "jitter-seed"}
+			seedAlias.hide(fs)
 			runs := fs.Int("runs", 20, "realisations of a strategy with jitter (Monte Carlo)")
 			plotPath := addPlotFlag(fs)
 			force := fs.Bool("force", false, "overwrite an existing --plot file")
@@ -55,6 +59,11 @@ SPEC is a schedule in the schedule language ('pollfit help schedule'),
 				}
 				if bf.by != "" && *plotPath != "" {
 					return usagef("eval: --plot draws all items: run without --by")
+				}
+				if old, err := seedAlias.useOld(e, fs); err != nil {
+					return err
+				} else if old {
+					*seed = *oldSeed
 				}
 				if len(args) == 0 {
 					return usagef("eval: give at least one LOG")
@@ -245,7 +254,7 @@ func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
 // writeEvalRows is eval's table of replays.
 func writeEvalRows(w io.Writer, ms []fit.Row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "name\tseen\tmissed\tpending\tlag mean\tp50\tp90\tp95\tp99\tmax\treq/item\tstuck"
+	head := "name\tdetected\tmissed\tpending\tlag mean\tp50\tp90\tp95\tp99\tmax\treq/item\tstuck"
 	if len(ms) > 0 {
 		for _, d := range ms[0].AsksByAges {
 			head += "\tby " + schedule.FormatDuration(d)

@@ -56,7 +56,7 @@ var exportFlagFormats = map[string][]string{
 func exportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	o := &exportOpts{
 		format:  fs.StringP("format", "f", "dsl", "output format: "+strings.Join(export.Formats, ", ")),
-		spec:    fs.StringP("schedule", "s", "", "the schedule: schedule text or @FILE"),
+		spec:    fs.StringP("schedule", "s", "", "the schedule: schedule text, a retry strategy or @FILE"),
 		from:    fs.String("from", "", "read the schedule and its meta from a JSON document (- for stdin)"),
 		out:     fs.StringP("output", "o", "", "write to FILE instead of stdout"),
 		force:   fs.Bool("force", false, "overwrite an existing output file"),
@@ -136,13 +136,16 @@ func exportGRPC(e *env, o *exportOpts) error {
 	if *o.from != "" || *o.spec == "" {
 		return usagef("export: --format grpc takes the strategy with --schedule, e.g. 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=full)'")
 	}
-	st, err := backoff.Parse(*o.spec)
+	n, err := parseSpec("", *o.spec)
+	if err == nil && n.strategy == nil {
+		err = fmt.Errorf("%s is a schedule: --format grpc takes a retry strategy, e.g. 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=full)'", *o.spec)
+	}
 	if err != nil {
 		return usagef("export: --schedule: %v", err)
 	}
-	b, ok := st.(backoff.Backoff)
+	b, ok := n.strategy.(backoff.Backoff)
 	if !ok {
-		return usagef("export: --format grpc: %s is not exponential backoff", st)
+		return usagef("export: --format grpc: %s is not exponential backoff", n.strategy)
 	}
 	opt := export.GRPCOptions{Service: *o.service, Codes: splitComma(*o.codes)}
 	if err := export.GRPC(io.Discard, b, opt); err != nil {
@@ -159,11 +162,14 @@ func exportInput(spec, from string) (*schedule.Schedule, *export.Meta, error) {
 	case spec != "" && from != "":
 		return nil, nil, usagef("export: give --schedule or --from, not both")
 	case spec != "":
-		s, err := export.ParseSpec(spec)
+		n, err := parseSpec("", spec)
+		if err == nil && n.sched == nil {
+			err = fmt.Errorf("%s is randomised (jitter), so it has no one schedule: only --format grpc writes it", n.strategy)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("export: --schedule: %v", err)
 		}
-		return s, nil, nil
+		return n.sched, nil, nil
 	}
 	r, name := io.Reader(os.Stdin), "stdin"
 	if from != "-" {

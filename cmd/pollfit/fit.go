@@ -111,7 +111,7 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.IntVar(&v.segments, "segments", 4, "most clauses of constant interval; 0 for the exact ask ages")
 	fs.BoolVar(&v.nice, "nice", true, "intervals of 1, 2, 5, 10, 15, 30 × ms, s, min and round boundaries (false: two significant digits)")
 	fs.StringVar(&v.model, "model", "", "fit to a model such as 'lognormal(median=12s, sigma=0.5)' instead of logs")
-	fs.StringArrayVar(&v.baselines, "baseline", nil, "a schedule to compare with, NAME=SPEC (repeatable)")
+	fs.StringArrayVar(&v.baselines, "baseline", nil, "a schedule to compare with, NAME=SPEC: a schedule, a deterministic retry strategy or @FILE (repeatable)")
 	fs.Float64Var(&v.holdout, "holdout", 0.3, "share of a log held out to measure on (0: measure on the fitting items)")
 	fs.Uint64Var(&v.seed, "seed", 1, "seed of the hold-out split")
 	fs.StringVar(&v.countBy, "count-asks-by", "30s,2m,15m", "ages at which to count the asks to an item that never settles")
@@ -202,7 +202,7 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	if err != nil {
 		return fit.StudyOptions{}, err
 	}
-	if !hasBudget(o.Budget) && len(baselines) == 0 {
+	if o.Budget.IsZero() && len(baselines) == 0 {
 		return fit.StudyOptions{}, usagef("%s: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match", cmd)
 	}
 	so := fit.StudyOptions{Options: o, Holdout: v.holdout, Seed: v.seed, Rough: !v.smooth, Bootstrap: v.bootstrap, Family: v.family,
@@ -219,23 +219,6 @@ const maxSegments = 12
 
 // maxBootstrap is the most resamples --bootstrap takes.
 const maxBootstrap = 10000
-
-// budgetText describes the budget for people.
-func budgetText(b fit.Budget) string {
-	switch {
-	case b.RequestsPerItem > 0:
-		return fmt.Sprintf("%.4g requests per item", b.RequestsPerItem)
-	case b.AsksBy > 0:
-		return fmt.Sprintf("%d asks by %s", b.AsksBy, schedule.FormatDuration(b.AsksByAge))
-	case b.MaxAttempts > 0:
-		return fmt.Sprintf("%d attempts", b.MaxAttempts)
-	}
-	return fmt.Sprintf("price %.4g s per request", b.Price)
-}
-
-func hasBudget(b fit.Budget) bool {
-	return b.RequestsPerItem != 0 || b.AsksBy != 0 || b.Price != 0 || b.MaxAttempts != 0
-}
 
 func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	v := addFitFlags(fs)

@@ -26,7 +26,7 @@ import (
 type fitJSON struct {
 	Schedule    string           `json:"schedule"`
 	GiveUp      giveUpJSON       `json:"give_up"`
-	Budget      map[string]any   `json:"budget"`
+	Budget      budgetJSON       `json:"budget"`
 	StuckCap    stuckJSON        `json:"stuck_cap"`
 	Fitted      fit.Row          `json:"fitted"`
 	Limit       fit.Row          `json:"limit"`
@@ -55,14 +55,14 @@ type stuckJSON struct {
 }
 
 type comparisonJSON struct {
-	Name         string         `json:"name"`
-	Budget       map[string]any `json:"budget"`
-	StuckCap     int            `json:"stuck_cap"`
-	EqualCostLag *float64       `json:"equal_cost_lag_s"`
-	Change       *float64       `json:"change"`
-	ChangeCI     *[2]*float64   `json:"change_ci,omitempty"`
-	Interpolated bool           `json:"interpolated"`
-	SameLag      *sameLagJSON   `json:"same_lag"`
+	Name         string       `json:"name"`
+	Budget       budgetJSON   `json:"budget"`
+	StuckCap     int          `json:"stuck_cap"`
+	EqualCostLag *float64     `json:"equal_cost_lag_s"`
+	Change       *float64     `json:"change"`
+	ChangeCI     *[2]*float64 `json:"change_ci,omitempty"`
+	Interpolated bool         `json:"interpolated"`
+	SameLag      *sameLagJSON `json:"same_lag"`
 }
 
 // sameLagJSON is the cheapest fitted schedule as slow as the baseline.
@@ -81,29 +81,29 @@ type holdoutJSON struct {
 
 func (r *fitReport) writeJSON(w io.Writer) error {
 	res := r.res
-	out := fitJSON{Schedule: schedule.Format(res.Schedule), Budget: budgetJSON(res.Budget, res.Objective, res.BudgetFrom),
+	out := fitJSON{Schedule: schedule.Format(res.Schedule), Budget: newBudgetJSON(res.Budget, res.Objective, res.BudgetFrom),
 		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: res.Limit, LimitNote: res.LimitNote,
 		ExactFit: res.ExactFit, Continuous: res.Continuous, Baselines: []fit.Row{}, AtCost: []fit.Row{}, Comparisons: []comparisonJSON{},
 		Notes: append([]string{}, res.Notes...)}
 	out.GiveUp = giveUpJSON{Reason: res.GiveUp.Reason, Never: res.Never}
 	if !res.Never {
-		out.GiveUp.Age, out.GiveUp.Share = jnum(res.GiveUp.Age.Seconds()), jnum(res.GiveUp.Share)
+		out.GiveUp.Age, out.GiveUp.Share = fit.JSONNumber(res.GiveUp.Age.Seconds()), fit.JSONNumber(res.GiveUp.Share)
 	}
 	for _, c := range res.Baselines {
 		out.Baselines = append(out.Baselines, c.Baseline)
 		out.AtCost = append(out.AtCost, c.Fitted)
-		cj := comparisonJSON{Name: c.Name, Budget: budgetJSON(c.Budget, res.Objective, ""),
-			StuckCap: c.StuckCap, EqualCostLag: jnum(c.EqualCostLag), Change: jnum(c.Change), Interpolated: c.Interpolated}
+		cj := comparisonJSON{Name: c.Name, Budget: newBudgetJSON(c.Budget, res.Objective, ""),
+			StuckCap: c.StuckCap, EqualCostLag: fit.JSONNumber(c.EqualCostLag), Change: fit.JSONNumber(c.Change), Interpolated: c.Interpolated}
 		if res.Bootstrap > 0 {
-			cj.ChangeCI = &[2]*float64{jnum(c.ChangeCI[0]), jnum(c.ChangeCI[1])}
+			cj.ChangeCI = &[2]*float64{fit.JSONNumber(c.ChangeCI[0]), fit.JSONNumber(c.ChangeCI[1])}
 		}
 		if c.SameLag != nil {
-			cj.SameLag = &sameLagJSON{schedule.Format(c.SameLagSchedule), *c.SameLag, jnum(c.Saving)}
+			cj.SameLag = &sameLagJSON{schedule.Format(c.SameLagSchedule), *c.SameLag, fit.JSONNumber(c.Saving)}
 		}
 		out.Comparisons = append(out.Comparisons, cj)
 	}
 	if l := res.Library; l != nil {
-		out.Library = &libraryJSON{l.Family, l.Strategy.String(), l.Tried, l.Fitted, jnum(l.WaitLag)}
+		out.Library = &libraryJSON{l.Family, l.Strategy.String(), l.Tried, l.Fitted, fit.JSONNumber(l.WaitLag)}
 	}
 	if res.Model == nil {
 		out.Holdout = &holdoutJSON{res.Holdout, res.Seed, res.FitOn.Total(), res.HeldOut.Total()}
@@ -123,31 +123,37 @@ type libraryJSON struct {
 	WaitLag  *float64 `json:"wait_with_missed_s"`
 }
 
-// budgetJSON is a budget as JSON.
-func budgetJSON(b fit.Budget, obj fit.Objective, from string) map[string]any {
-	out := map[string]any{"objective": obj.String()}
-	switch {
-	case b.RequestsPerItem > 0:
-		out["requests_per_item"] = b.RequestsPerItem
-	case b.AsksBy > 0:
-		out["asks_by"] = map[string]any{"asks": b.AsksBy, "age_s": b.AsksByAge.Seconds()}
-	case b.MaxAttempts > 0:
-		out["max_attempts"] = b.MaxAttempts
-	default:
-		out["price"] = b.Price
-	}
-	if from != "" {
-		out["from_baseline"] = from
-	}
-	return out
+// budgetJSON is a budget as JSON: the objective, the one cap set
+// (requests_per_item, asks_by, max_attempts or price) and, when the
+// budget is a baseline's cost, from_baseline.
+type budgetJSON struct {
+	Objective       string      `json:"objective"`
+	RequestsPerItem *float64    `json:"requests_per_item,omitempty"`
+	AsksBy          *asksByJSON `json:"asks_by,omitempty"`
+	MaxAttempts     *int        `json:"max_attempts,omitempty"`
+	Price           *float64    `json:"price,omitempty"`
+	FromBaseline    string      `json:"from_baseline,omitempty"`
 }
 
-// jnum is nil (null) for NaN and infinities.
-func jnum(x float64) *float64 {
-	if x != x || x > 1e308 || x < -1e308 {
-		return nil
+// asksByJSON is an asks-by budget: asks by age_s seconds.
+type asksByJSON struct {
+	Asks int     `json:"asks"`
+	Age  float64 `json:"age_s"`
+}
+
+func newBudgetJSON(b fit.Budget, obj fit.Objective, from string) budgetJSON {
+	out := budgetJSON{Objective: obj.String(), FromBaseline: from}
+	switch b.Kind() {
+	case fit.BudgetRequests:
+		out.RequestsPerItem = &b.RequestsPerItem
+	case fit.BudgetAsksBy:
+		out.AsksBy = &asksByJSON{b.AsksBy, b.AsksByAge.Seconds()}
+	case fit.BudgetMaxAttempts:
+		out.MaxAttempts = &b.MaxAttempts
+	default:
+		out.Price = &b.Price
 	}
-	return &x
+	return out
 }
 
 // shapesJSON is what the estimators found and whether the shapes paid,

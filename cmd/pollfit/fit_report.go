@@ -33,7 +33,7 @@ func (r *fitReport) writeText(w io.Writer) {
 	default:
 		fmt.Fprintf(w, "fitted to and measured on %s\n", r.source)
 	}
-	b := budgetText(res.Budget)
+	b := res.Budget.String()
 	if res.BudgetFrom != "" {
 		b += " (" + res.BudgetFrom + "'s cost on the fitting items)"
 	}
@@ -49,7 +49,7 @@ func (r *fitReport) writeText(w io.Writer) {
 	writeShapes(w, res)
 	for _, c := range res.Baselines {
 		fmt.Fprintf(w, "\n%s", comparisonText(c))
-		if c.Budget.RequestsPerItem > 0 {
+		if c.Budget.Kind() == fit.BudgetRequests {
 			fmt.Fprintf(w, "\n%s", sameLagText(c))
 		}
 	}
@@ -178,7 +178,7 @@ func sameLagText(c fit.Comparison) string {
 }
 
 func (r *fitReport) meta() *export.Meta {
-	m := &export.Meta{Source: r.source, Budget: budgetText(r.res.Budget), Metrics: map[string]float64{}}
+	m := &export.Meta{Source: r.source, Budget: r.res.Budget.String(), Metrics: map[string]float64{}}
 	put := func(k string, v float64) {
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
 			m.Metrics[k] = v

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -29,19 +27,20 @@ optimum, the best schedule of --segments nice clauses, a fixed interval,
 exponential backoff (gaps doubling) and backoff with full jitter (each gap
 uniform below the doubled one, averaged over 100 seeded draws), each at the
 interval or base that spends the budget. Baselines are single points at
-their own cost. Figures are on the whole log (no hold-out) or exact on a
-model. --by COLUMN prints the frontier of each value of a categorical
-column on its own items.`,
+their own cost. Figures are on the items held out (--holdout, split by
+--seed), or exact on a model. --count-asks-by, --bootstrap, --smooth and
+--family do not apply and are refused. --by COLUMN prints the frontier
+of each value of a categorical column on its own items.`,
 		flags: frontierFlags,
 	})
 }
 
 func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	v := addFitFlags(fs)
-	for _, name := range []string{"requests-per-item", "asks-by", "price", "max-attempts", "count-asks-by", "bootstrap"} {
-		fs.MarkHidden(name) // the budget is swept; the frontier uses the whole log
+	for _, name := range append([]string{"requests-per-item", "asks-by", "price", "max-attempts"}, frontierIgnores...) {
+		fs.MarkHidden(name) // the budget is swept; the rest do not apply
 	}
-	fs.Lookup("seed").Usage = "seed of the jitter draws"
+	fs.Lookup("seed").Usage = "seed of the hold-out split and of the jitter draws"
 	budgets := fs.String("budgets", "", "requests-per-item budgets, comma-separated (instead of --from/--to/--steps)")
 	from := fs.Float64("from", 2, "smallest budget")
 	to := fs.Float64("to", 40, "largest budget")
@@ -53,8 +52,13 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	rf := addReadFlags(fs)
 	bf := addByFlag(fs, false)
 	return func(e *env, args []string) error {
-		if hasBudget(fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}) || v.asksBy != "" {
+		if !(fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}).IsZero() || v.asksBy != "" {
 			return usagef("frontier: the budget is swept; give --budgets or --from/--to/--steps instead")
+		}
+		for _, name := range frontierIgnores {
+			if fs.Changed(name) {
+				return usagef("frontier: --%s does not apply (the frontier reports no asks-by counts, intervals, exact optimum or library fit): drop it", name)
+			}
 		}
 		if v.segments == 0 {
 			return usagef("frontier: --segments must be at least 1")
@@ -98,6 +102,12 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		return nil
 	}
 }
+
+// frontierIgnores are fit's flags that the frontier has no use for: it
+// prints no asks-by counts (--count-asks-by) nor intervals (--bootstrap),
+// ships no exact optimum, so the smoothing of the density it is fitted
+// to never shows (--smooth), and fits no library family (--family).
+var frontierIgnores = []string{"count-asks-by", "bootstrap", "smooth", "family"}
 
 // frontierInput reads the logs, or parses the model.
 func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *fit.StudyOptions) (fit.Sample, fit.Distribution, error) {
@@ -197,74 +207,4 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k i
 			fmt.Fprintf(w, "%s: %.3g req/item, mean lag %s: %s\n", m.Name, m.RequestsPerItem, schedule.FormatAge(m.Lag.Mean), m.Schedule)
 		}
 	}
-}
-
-var frontierHeader = []string{"kind", "name", "requests_per_item", "mean_lag_s", "p95_lag_s", "param_s", "schedule", "stuck_asks", "gain_s_per_request", "knee"}
-
-func frontierRows(pts []fit.FrontierPoint, base []fit.Row) [][]string {
-	f := func(x float64) string {
-		if math.IsNaN(x) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'g', 6, 64)
-	}
-	var rows [][]string
-	for _, p := range pts {
-		b := f(p.RequestsPerItem)
-		knee := ""
-		if p.Knee {
-			knee = "1"
-		}
-		rows = append(rows,
-			[]string{"limit", "", b, f(p.Limit.Lag.Mean), f(p.Limit.Lag.P95), "", "", "", "", ""},
-			[]string{"segments", "", b, f(p.Fitted.Lag.Mean), f(p.Fitted.Lag.P95), "", p.Schedule, asks(p.Fitted), f(p.Gain), knee},
-			[]string{"fixed", "", b, f(p.Fixed.Lag.Mean), f(p.Fixed.Lag.P95), f(p.FixedInterval), "", asks(p.Fixed), "", ""},
-			[]string{"backoff", "", b, f(p.Backoff.Lag.Mean), f(p.Backoff.Lag.P95), f(p.BackoffBase), "", asks(p.Backoff), "", ""},
-			[]string{"jitter", "", b, f(p.Jitter.Lag.Mean), "", f(p.JitterBase), "", asks(p.Jitter), "", ""})
-	}
-	for _, m := range base {
-		rows = append(rows, []string{"baseline", m.Name, f(m.RequestsPerItem), f(m.Lag.Mean), f(m.Lag.P95), "", m.Schedule, f(m.Stuck), "", ""})
-	}
-	return rows
-}
-
-// asks is a prediction's asks to a stuck item, or "" when none fits.
-func asks(p fit.Prediction) string {
-	if math.IsNaN(p.Lag.Mean) {
-		return ""
-	}
-	return strconv.Itoa(p.Asks)
-}
-
-func writeFrontierCSV(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) error {
-	cw := csv.NewWriter(w)
-	cw.Write(frontierHeader)
-	cw.WriteAll(frontierRows(pts, base))
-	return cw.Error()
-}
-
-func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"points": frontierJSONPoints(pts, base)})
-}
-
-// frontierJSONPoints are the rows of the frontier as JSON objects.
-func frontierJSONPoints(pts []fit.FrontierPoint, base []fit.Row) []map[string]any {
-	var out []map[string]any
-	for _, r := range frontierRows(pts, base) {
-		m := map[string]any{}
-		for i, k := range frontierHeader {
-			if r[i] == "" {
-				continue
-			}
-			if x, err := strconv.ParseFloat(r[i], 64); err == nil && k != "name" && k != "schedule" {
-				m[k] = x
-			} else {
-				m[k] = r[i]
-			}
-		}
-		out = append(out, m)
-	}
-	return out
 }

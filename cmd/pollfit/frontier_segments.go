@@ -19,9 +19,9 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 		return err
 	}
 	type segJSON struct {
-		Value  string           `json:"value"`
-		Share  float64          `json:"share"`
-		Points []map[string]any `json:"points"`
+		Value  string        `json:"value"`
+		Share  float64       `json:"share"`
+		Points []frontierRow `json:"points"`
 	}
 	var out []segJSON
 	for i, s := range segs {
@@ -31,7 +31,7 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 		}
 		sh := s.Sample.Total() / float64(st.Items)
 		if asJSON {
-			out = append(out, segJSON{s.Value, sh, frontierJSONPoints(pts, base)})
+			out = append(out, segJSON{s.Value, sh, frontierRows(pts, base)})
 			continue
 		}
 		if i > 0 {

@@ -13,9 +13,9 @@ func init() {
 	register(&command{
 		name:    "gen",
 		summary: "generate a realistic settle-time log from a seeded model",
-		usage:   "pollfit gen [--model payments|deadline|batch|timeout|segmented] [--spread D] [-n ROWS] [--seed N] [--format csv|parquet] [-o FILE]",
+		usage:   "pollfit gen [--model payments|deadline|batch|timeout|segmented] [--spread D] [-n ROWS] [--seed N] [--log-format csv|parquet] [-o FILE]",
 		example: `  pollfit gen -n 20000 --seed 1 -o payments.csv
-  pollfit gen --model deadline -n 5000 --format parquet -o deadline.parquet
+  pollfit gen --model deadline -n 5000 --log-format parquet -o deadline.parquet
   pollfit gen --model deadline --spread 1.5s -n 20000 -o spread.csv
 
 Models (see package internal/loggen):
@@ -37,12 +37,20 @@ after that are pending in the log.`,
 			spread := fs.Duration("spread", 0, "standard deviation of the timeouts of the deadline and timeout models (timeout: 1.5s unless given)")
 			n := fs.IntP("rows", "n", 10000, "number of rows")
 			seed := fs.Uint64("seed", 1, "random seed")
-			format := fs.String("format", "csv", "output format: csv or parquet")
+			format := fs.String("log-format", "csv", "file format of the log: csv or parquet")
+			oldFormat := fs.String("format", "csv", "")
+			formatAlias := renamed{"gen", "format", "log-format"}
+			formatAlias.hide(fs)
 			out := fs.StringP("output", "o", "", "output file (default stdout, CSV only)")
 			force := fs.Bool("force", false, "overwrite an existing output file")
 			return func(e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("gen: unexpected argument %q", args[0])
+				}
+				if old, err := formatAlias.useOld(e, fs); err != nil {
+					return err
+				} else if old {
+					*format = *oldFormat
 				}
 				m, err := loggen.Lookup(*model)
 				if fs.Changed("spread") {
@@ -64,7 +72,7 @@ after that are pending in the log.`,
 					}
 					write = logs.WriteParquet
 				default:
-					return usagef("gen: unknown --format %q (csv or parquet)", *format)
+					return usagef("gen: unknown --log-format %q (csv or parquet)", *format)
 				}
 				rows := loggen.Rows(m, *n, *seed)
 				return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return write(w, rows) })

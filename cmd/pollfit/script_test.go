@@ -9,7 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar and testdata/golden")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){

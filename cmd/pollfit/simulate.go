@@ -63,7 +63,7 @@ func simulateFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&f.capacity, "capacity", "", "calls the server accepts per window, N/PERIOD: 20/s is at most 20 in each second [k, k+1) (required)")
 	fs.StringVar(&f.answer, "answer", "1s", "time from an accepted call to its answer")
 	fs.StringVar(&f.answerLog, "answer-log", "", "draw each answer time from the settle times of this log instead")
-	fs.StringArrayVar(&f.strategies, "strategy", nil, "retry strategy spec (e.g. 'exponential(initial=100ms, factor=2, max=20s)') or schedule; repeat to compare")
+	fs.StringArrayVar(&f.strategies, "strategy", nil, "retry strategy spec (e.g. 'exponential(initial=100ms, factor=2, max=20s)'), a schedule or @FILE; repeat to compare")
 	fs.IntVar(&f.runs, "runs", 50, "repetitions per strategy")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of arrivals and jitter")
 	fs.StringVar(&f.horizon, "horizon", "24h", "stop simulating at this time; clients still retrying count as unfinished")
@@ -83,13 +83,13 @@ func simulateFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if f.runs < 1 || f.runs > simulate.MaxRuns {
 			return usagef("simulate: --runs must be from 1 to %d, not %d", simulate.MaxRuns, f.runs)
 		}
+		named, err := parseSpecs(f.strategies)
+		if err != nil {
+			return usagef("simulate: --strategy: %v", err)
+		}
 		var policies []simulate.Policy
-		for _, s := range f.strategies {
-			p, err := simulate.ParsePolicy(s)
-			if err != nil {
-				return usagef("simulate: --strategy: %v", err)
-			}
-			policies = append(policies, p)
+		for _, n := range named {
+			policies = append(policies, n.policy())
 		}
 		if f.fleet {
 			return runFleet(e, f, policies)
@@ -284,20 +284,41 @@ func spreadCell(s backoff.Spread, unit string) string {
 	return fmt.Sprintf("%s%s [%s–%s]", f(s.Median), unit, f(s.P10), f(s.P90))
 }
 
+// simRowJSON is one strategy's summary as JSON: {"strategy": SPEC}
+// followed by the summary's own keys (simulate.Summary.MarshalJSON or
+// simulate.FleetSummary.MarshalJSON, which define them).
+type simRowJSON struct {
+	Strategy string
+	Summary  json.Marshaler
+}
+
+func (r simRowJSON) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(struct {
+		Strategy string `json:"strategy"`
+	}{r.Strategy})
+	if err != nil {
+		return nil, err
+	}
+	sum, err := r.Summary.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	if len(sum) < 2 || sum[0] != '{' {
+		return nil, fmt.Errorf("simulate: the summary of %s is not a JSON object", r.Strategy)
+	}
+	if string(sum) == "{}" {
+		return head, nil
+	}
+	return append(append(head[:len(head)-1], ','), sum[1:]...), nil
+}
+
 // writeSimRows writes a table with the given columns after "strategy", or
 // with asJSON an array of the summaries with a "strategy" key added.
 func writeSimRows(w io.Writer, asJSON bool, rows []simRow, cols ...string) error {
 	if asJSON {
-		out := make([]map[string]any, len(rows))
+		out := make([]simRowJSON, len(rows))
 		for i, r := range rows {
-			b, err := r.sum.MarshalJSON()
-			if err != nil {
-				return err
-			}
-			if err := json.Unmarshal(b, &out[i]); err != nil {
-				return err
-			}
-			out[i]["strategy"] = r.strategy
+			out[i] = simRowJSON{r.strategy, r.sum}
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -2,18 +2,25 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"regexp"
+	"strings"
 	"time"
 
-	"github.com/pollfit/pollfit/fit"
-	"regexp"
-
 	"github.com/pollfit/pollfit/export"
+	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/fit/simulate"
 )
 
-// namedSchedule is a --schedule or --baseline argument resolved: a
-// schedule, or a retry strategy (sched is then nil).
+// namedSchedule is the one resolved form of a "schedule, or strategy,
+// or @FILE" argument, as eval and export take with --schedule, fit and
+// frontier with --baseline and simulate with --strategy: a schedule in
+// the language, a retry strategy spec (name(...), as fit/backoff reads
+// it), or @FILE holding either or an exported JSON document.
+// A deterministic strategy also has its asks as a schedule; a randomised
+// one (jitter) has none, and sched is nil.
 type namedSchedule struct {
 	name     string
 	spec     string
@@ -34,6 +41,7 @@ func splitSpec(arg string) (name, spec string) {
 	return arg, arg
 }
 
+// parseSpecs resolves NAME=SPEC arguments; a name may not repeat.
 func parseSpecs(args []string) ([]namedSchedule, error) {
 	var out []namedSchedule
 	seen := map[string]bool{}
@@ -43,22 +51,46 @@ func parseSpecs(args []string) ([]namedSchedule, error) {
 			return nil, usagef("schedule name %q given twice", name)
 		}
 		seen[name] = true
-		n := namedSchedule{name: name, spec: spec}
-		var err error
-		if backoff.IsSpec(spec) {
-			n.strategy, err = backoff.Parse(spec)
-			if err == nil && n.strategy.Deterministic() {
-				n.sched, err = backoff.Schedule(n.strategy, strategyLimit)
-			}
-		} else {
-			n.sched, err = resolveSpec(spec)
-		}
+		n, err := parseSpec(name, spec)
 		if err != nil {
 			return nil, fmt.Errorf("schedule %s: %v", name, err)
 		}
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// parseSpec resolves one spec: a strategy, or a schedule, inline or in
+// @FILE.
+func parseSpec(name, spec string) (namedSchedule, error) {
+	n := namedSchedule{name: name, spec: spec}
+	text := spec
+	if file, ok := strings.CutPrefix(spec, "@"); ok {
+		// A file that cannot be read, or holds a schedule or a JSON
+		// document, is export.ParseSpec's to read and to report.
+		if data, err := os.ReadFile(file); err == nil && backoff.IsSpec(strings.TrimSpace(string(data))) {
+			text = strings.TrimSpace(string(data))
+		}
+	}
+	var err error
+	if backoff.IsSpec(text) {
+		n.strategy, err = backoff.Parse(text)
+		if err == nil && n.strategy.Deterministic() {
+			n.sched, err = backoff.Schedule(n.strategy, strategyLimit)
+		}
+	} else {
+		n.sched, err = export.ParseSpec(text)
+	}
+	return n, err
+}
+
+// policy is what a simulated client follows: the strategy, or the
+// schedule.
+func (n namedSchedule) policy() simulate.Policy {
+	if n.strategy != nil {
+		return simulate.Policy{Strategy: n.strategy}
+	}
+	return simulate.Policy{Schedule: n.sched}
 }
 
 // strategyLimit bounds the asks listed for a deterministic strategy that
@@ -75,12 +107,6 @@ func parseBaselines(args []string) ([]namedSchedule, error) {
 		}
 	}
 	return named, err
-}
-
-// resolveSpec turns a spec into a schedule: the schedule language, or
-// @FILE holding the language or an exported JSON document.
-func resolveSpec(spec string) (*schedule.Schedule, error) {
-	return export.ParseSpec(spec)
 }
 
 // replay replays a named schedule or strategy on a sample.

@@ -78,8 +78,8 @@ func TestHelpUnknown(t *testing.T) {
 }
 
 // TestHelpReferences checks that every "pollfit help NAME" a command's
-// help mentions names a command or a topic, and that eval's help says
-// its "seen" column is the JSON's "detected".
+// help mentions names a command or a topic, and that eval's help names
+// its "detected" column with the JSON's word.
 func TestHelpReferences(t *testing.T) {
 	ref := regexp.MustCompile(`pollfit help ([a-z]+)`)
 	for _, name := range commandNames() {
@@ -92,8 +92,8 @@ func TestHelpReferences(t *testing.T) {
 				t.Errorf("pollfit %s --help points to %q, which is neither a command nor a topic", name, m[0])
 			}
 		}
-		if name == "eval" && !strings.Contains(out.String(), `"seen" column is "detected" in --json`) {
-			t.Errorf("pollfit eval --help does not say that seen is detected in the JSON")
+		if name == "eval" && !strings.Contains(out.String(), `"detected" column (as in --json)`) {
+			t.Errorf("pollfit eval --help does not name its detected column as the JSON does")
 		}
 	}
 }

@@ -285,7 +285,7 @@ var pendingSpill = 1 << 20
 func (r *reader) finish() (Stats, error) {
 	st := &r.stats
 	obs := r.observed
-	if !r.fixedObs && r.maxTime != estimate.NoTime {
+	if !r.fixedObs && r.maxTime != noTime {
 		obs = r.maxTime
 		st.ObservedAt = time.Unix(0, obs).UTC()
 	}
@@ -358,7 +358,7 @@ func (r *reader) deliver(it estimate.Item, w float64) {
 	} else {
 		st.Pending++
 	}
-	if it.Created == estimate.NoTime {
+	if !it.Dated {
 		r.noCreated++
 	}
 	r.fn(it, w)

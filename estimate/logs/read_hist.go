@@ -40,7 +40,7 @@ func (c *rowConv) histRow(f [][]byte, line int, b *batch) {
 	}
 	add := func(s estimate.Status, w float64) {
 		if w > 0 {
-			b.items = append(b.items, estimate.Item{Age: mid, Status: s, Created: estimate.NoTime, Signal: math.NaN()})
+			b.items = append(b.items, estimate.Item{Age: mid, Status: s})
 			b.weights = append(b.weights, w)
 		}
 	}

@@ -55,18 +55,18 @@ func (c *rowConv) fastRows(cols []*pqCol, n int, b *batch) bool {
 	for k := 0; k < n; k++ {
 		cr, ok1 := cre.at(k)
 		s, ok2 := set.at(k)
-		if !ok1 || !ok2 || cr == estimate.NoTime {
+		if !ok1 || !ok2 || cr == noTime {
 			return undo()
 		}
-		it := estimate.Item{Created: cr, Signal: math.NaN(), Status: estimate.Settled}
-		final := s != estimate.NoTime
+		it := estimate.Item{Created: cr, Dated: true, Status: estimate.Settled}
+		final := s != noTime
 		if sts != nil && sts[k] != 0 {
 			it.Status = estimate.Status(sts[k] - 1)
-			if it.Status.Final() && s == estimate.NoTime {
+			if it.Status.Final() && s == noTime {
 				return undo()
 			}
 		}
-		if latest == estimate.NoTime || cr > latest {
+		if latest == noTime || cr > latest {
 			latest = cr
 		}
 		switch {
@@ -119,12 +119,12 @@ func newTimeCursor(p *pqCol) (timeCursor, bool) {
 	return timeCursor{p: p, lim: math.MaxInt64 / p.unit}, true
 }
 
-// at returns row k as Unix ns (estimate.NoTime for null), or false if the value
+// at returns row k as Unix ns (noTime for null), or false if the value
 // is out of range.
 func (t *timeCursor) at(k int) (int64, bool) {
 	p := t.p
 	if p.maxDef > 0 && p.defs[k] < p.maxDef {
-		return estimate.NoTime, true
+		return noTime, true
 	}
 	v := p.i64[t.j]
 	t.j++

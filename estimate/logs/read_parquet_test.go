@@ -3,7 +3,6 @@ package logs
 import (
 	"bytes"
 	"encoding/binary"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -56,9 +55,9 @@ func readWantItems(rows []Row) (final, pending []estimate.Item) {
 		}
 	}
 	for _, r := range rows {
-		it := estimate.Item{Created: r.Created.UnixNano(), Signal: math.NaN(), Status: estimate.Settled}
+		it := estimate.Item{Created: r.Created.UnixNano(), Dated: true, Status: estimate.Settled}
 		if !r.Signal.IsZero() {
-			it.Signal = r.Signal.Sub(r.Created).Seconds()
+			it = it.WithSignal(r.Signal.Sub(r.Created).Seconds())
 		}
 		if r.Status == "failed" {
 			it.Status = estimate.Failed

@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/internal/csvscan"
 )
 
@@ -17,7 +16,7 @@ type csvJob struct {
 	done  chan *batch
 }
 
-var batchPool = sync.Pool{New: func() any { return &batch{maxTime: estimate.NoTime} }}
+var batchPool = sync.Pool{New: func() any { return &batch{maxTime: noTime} }}
 
 // pipeline parses the chunks of a CSV input: one goroutine cuts the input
 // into chunks of whole records, workers parse them into batches, and the

@@ -23,7 +23,7 @@ type reader struct {
 	status    *estimate.StatusWords
 	observed  int64 // ObservedAt in Unix ns when fixedObs
 	fixedObs  bool
-	maxTime   int64 // latest timestamp seen, estimate.NoTime if none
+	maxTime   int64 // latest timestamp seen, noTime if none
 	stats     Stats
 	weighted  bool
 	deferred  [][]estimate.Item // blocks of deferBlock items
@@ -45,7 +45,7 @@ func newReader(opt Options, fn func(estimate.Item, float64)) (*reader, error) {
 		opt.Delimiter == '\n' || opt.Delimiter == '\r') {
 		return nil, fmt.Errorf("delimiter %q: must be one ASCII character other than a quote or line end", opt.Delimiter)
 	}
-	r := &reader{opt: opt, fn: fn, tp: tp, maxTime: estimate.NoTime,
+	r := &reader{opt: opt, fn: fn, tp: tp, maxTime: noTime,
 		status: estimate.NewStatusWords(opt.FinalStatus, opt.PendingStatus)}
 	if !opt.ObservedAt.IsZero() {
 		ns, err := unixNano(opt.ObservedAt)
@@ -140,7 +140,7 @@ func (r *reader) merge(b *batch) error {
 		}
 	}
 	r.stats.Rows += b.rows
-	if b.maxTime != estimate.NoTime && (r.maxTime == estimate.NoTime || b.maxTime > r.maxTime) {
+	if b.maxTime != noTime && (r.maxTime == noTime || b.maxTime > r.maxTime) {
 		r.maxTime = b.maxTime
 	}
 	for k, n := range b.skipped {
@@ -172,8 +172,14 @@ func (s *spill) write(items []estimate.Item) error {
 	var b [24]byte
 	n := s.size()
 	for _, it := range items {
+		// A deferred item is always dated (its age runs from its
+		// creation to the observed-at time); NaN stands for no signal.
+		sig := math.NaN()
+		if it.Signalled {
+			sig = it.Signal
+		}
 		binary.LittleEndian.PutUint64(b[:8], uint64(it.Created))
-		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(it.Signal))
+		binary.LittleEndian.PutUint64(b[8:16], math.Float64bits(sig))
 		binary.LittleEndian.PutUint64(b[16:], math.Float64bits(it.Age))
 		if _, err := s.w.Write(b[:n]); err != nil {
 			return fmt.Errorf("spill pending items: %v", err)
@@ -198,8 +204,9 @@ func (s *spill) each(fn func(estimate.Item)) error {
 		} else if err != nil {
 			return fmt.Errorf("read spilled pending items: %v", err)
 		}
-		it := estimate.Item{Status: estimate.Pending, Created: int64(binary.LittleEndian.Uint64(b[:8])),
-			Signal: math.Float64frombits(binary.LittleEndian.Uint64(b[8:16]))}
+		sig := math.Float64frombits(binary.LittleEndian.Uint64(b[8:16]))
+		it := estimate.Item{Status: estimate.Pending, Created: int64(binary.LittleEndian.Uint64(b[:8])), Dated: true,
+			Signal: sig, Signalled: !math.IsNaN(sig)}
 		if s.withAge {
 			it.Age = math.Float64frombits(binary.LittleEndian.Uint64(b[16:]))
 		}

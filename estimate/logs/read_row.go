@@ -7,6 +7,10 @@ import (
 	"github.com/pollfit/pollfit/estimate"
 )
 
+// noTime marks an empty timestamp, in Unix nanoseconds, while a row is
+// parsed; an item of unknown creation time has Dated false.
+const noTime int64 = math.MinInt64
+
 // batch is what a run of rows turns into.
 type batch struct {
 	items    []estimate.Item
@@ -14,7 +18,7 @@ type batch struct {
 	segs     []int32         // provisional segment ids, parallel to items (EachBy)
 	deferred []estimate.Item // pending items waiting for the default ObservedAt
 	rows     int64
-	maxTime  int64 // latest timestamp, estimate.NoTime if none
+	maxTime  int64 // latest timestamp, noTime if none
 	skipped  map[string]int64
 	err      error // the first bad row, when not skipping
 }
@@ -22,29 +26,29 @@ type batch struct {
 func (b *batch) reset() {
 	b.items, b.deferred, b.segs = b.items[:0], b.deferred[:0], b.segs[:0]
 	b.weights = nil
-	b.rows, b.maxTime, b.err = 0, estimate.NoTime, nil
+	b.rows, b.maxTime, b.err = 0, noTime, nil
 	clear(b.skipped)
 }
 
 func (b *batch) seen(t int64) {
-	if t != estimate.NoTime && (b.maxTime == estimate.NoTime || t > b.maxTime) {
+	if t != noTime && (b.maxTime == noTime || t > b.maxTime) {
 		b.maxTime = t
 	}
 }
 
 // rowVals are the values of one row, parsed but not yet checked.
 type rowVals struct {
-	created, settled int64   // estimate.NoTime when empty
+	created, settled int64   // noTime when empty
 	dur              float64 // NaN when empty
 	status           estimate.Status
 	hasStatus        bool    // false when there is no status or it is empty
-	sigTime          int64   // estimate.NoTime when the signal is not a timestamp
+	sigTime          int64   // noTime when the signal is not a timestamp
 	sigAge           float64 // NaN when no age-valued signal
 	seg              int32   // provisional segment id (EachBy)
 }
 
 func (v *rowVals) reset() {
-	*v = rowVals{created: estimate.NoTime, settled: estimate.NoTime, dur: math.NaN(), sigTime: estimate.NoTime, sigAge: math.NaN()}
+	*v = rowVals{created: noTime, settled: noTime, dur: math.NaN(), sigTime: noTime, sigAge: math.NaN()}
 }
 
 // rowConv turns rows of one file into items. Each worker has its own.
@@ -101,7 +105,7 @@ func (c *rowConv) fail(b *batch, line, col int, reason, format string, args ...a
 // build checks the values in c.v and adds the item to b.
 func (c *rowConv) build(b *batch, line int) bool {
 	v := &c.v
-	it := estimate.Item{Created: v.created, Signal: math.NaN(), Status: estimate.Settled}
+	it := estimate.Item{Created: v.created, Dated: v.created != noTime, Status: estimate.Settled}
 	if v.hasStatus {
 		it.Status = v.status
 	}
@@ -142,9 +146,9 @@ func (c *rowConv) build(b *batch, line int) bool {
 func (c *rowConv) timesAge(b *batch, line int, it *estimate.Item) (pending, ok bool) {
 	v, l := &c.v, c.l
 	switch {
-	case v.created == estimate.NoTime:
+	case v.created == noTime:
 		return false, c.fail(b, line, l.created, skipMissing, "empty %s", l.name(l.created))
-	case v.settled != estimate.NoTime:
+	case v.settled != noTime:
 		if v.settled < v.created {
 			return false, c.fail(b, line, l.settled, skipOrder, "%s before %s", l.name(l.settled), l.name(l.created))
 		}
@@ -171,12 +175,12 @@ func (c *rowConv) durationAge(b *batch, line int, it *estimate.Item) (pending, o
 		return false, c.fail(b, line, l.duration, skipAge, "%s", tooOld("duration", v.dur))
 	case !math.IsNaN(v.dur):
 		it.Age = v.dur
-		if v.created != estimate.NoTime {
+		if v.created != noTime {
 			b.seen(addSeconds(v.created, v.dur))
 		}
 	case v.hasStatus && v.status.Final():
 		return false, c.fail(b, line, l.duration, skipMissing, "empty %s for a final status (%s)", l.name(l.duration), v.status)
-	case v.created == estimate.NoTime:
+	case v.created == noTime:
 		return false, c.fail(b, line, l.duration, skipMissing, "empty %s", l.name(l.duration))
 	default:
 		it.Status = estimate.Pending
@@ -189,8 +193,8 @@ func (c *rowConv) durationAge(b *batch, line int, it *estimate.Item) (pending, o
 func (c *rowConv) signalAge(b *batch, line int, it *estimate.Item) bool {
 	v, l := &c.v, c.l
 	switch {
-	case v.sigTime != estimate.NoTime:
-		if v.created == estimate.NoTime {
+	case v.sigTime != noTime:
+		if v.created == noTime {
 			return c.fail(b, line, l.signal, skipSignal, "a signal timestamp needs %s", orDefault(l.name(l.created), "created_at"))
 		}
 		if v.sigTime < v.created {
@@ -200,12 +204,12 @@ func (c *rowConv) signalAge(b *batch, line int, it *estimate.Item) bool {
 		if !ok {
 			return c.fail(b, line, l.signal, skipAge, "%s", tooOld("signal age", secondsBetween(v.created, v.sigTime)))
 		}
-		it.Signal = sig
+		it.Signal, it.Signalled = sig, true
 		b.seen(v.sigTime)
 	case v.sigAge > maxAgeSeconds:
 		return c.fail(b, line, l.signal, skipAge, "%s", tooOld("signal age", v.sigAge))
 	case !math.IsNaN(v.sigAge):
-		it.Signal = v.sigAge
+		it.Signal, it.Signalled = v.sigAge, true
 	}
 	return true
 }

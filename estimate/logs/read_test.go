@@ -145,7 +145,7 @@ func TestReadSenators(t *testing.T) {
 			t.Fatal(err1, err2)
 		}
 		want := s.Sub(c).Seconds()
-		if !readClose(items[i].Age, want) || items[i].Status.Final() != (rec[9] == "True") || items[i].Created != c.UnixNano() {
+		if !readClose(items[i].Age, want) || items[i].Status.Final() != (rec[9] == "True") || !items[i].HasCreated() || items[i].Created != c.UnixNano() {
 			t.Fatalf("row %d: got %+v, want age %v final %v", i+2, items[i], want, rec[9] == "True")
 		}
 	}
@@ -247,11 +247,11 @@ func TestReadDurations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []estimate.Item{{Age: 1.5, Status: estimate.Settled, Signal: math.NaN()}, {Age: 120, Status: estimate.Settled, Signal: 30},
-		{Age: 90, Status: estimate.Pending, Signal: 60}, {Age: 0, Status: estimate.Failed, Signal: math.NaN()}}
+	want := []estimate.Item{{Age: 1.5, Status: estimate.Settled}, {Age: 120, Status: estimate.Settled, Signal: 30, Signalled: true},
+		{Age: 90, Status: estimate.Pending, Signal: 60, Signalled: true}, {Age: 0, Status: estimate.Failed}}
 	for i, w := range want {
 		g := items[i]
-		if g.Age != w.Age || g.Status != w.Status || g.Created != estimate.NoTime || g.HasSignal() != w.HasSignal() || (w.HasSignal() && g.Signal != w.Signal) {
+		if g.Age != w.Age || g.Status != w.Status || g.HasCreated() || g.HasSignal() != w.HasSignal() || (w.HasSignal() && g.Signal != w.Signal) {
 			t.Errorf("item %d = %+v, want %+v", i, g, w)
 		}
 	}

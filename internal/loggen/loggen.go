@@ -241,7 +241,7 @@ func row(c time.Time, o Outcome) logs.Row {
 func Items(rows []logs.Row) []estimate.Item {
 	items := make([]estimate.Item, len(rows))
 	for i, lr := range rows {
-		it := estimate.Item{Created: lr.Created.UnixNano(), Signal: math.NaN(), Status: estimate.Pending, Age: End.Sub(lr.Created).Seconds()}
+		it := estimate.Item{Created: lr.Created.UnixNano(), Dated: true, Status: estimate.Pending, Age: End.Sub(lr.Created).Seconds()}
 		if !lr.Settled.IsZero() {
 			it.Age = lr.Settled.Sub(lr.Created).Seconds()
 			it.Status = estimate.Settled
@@ -250,7 +250,7 @@ func Items(rows []logs.Row) []estimate.Item {
 			}
 		}
 		if !lr.Signal.IsZero() {
-			it.Signal = lr.Signal.Sub(lr.Created).Seconds()
+			it = it.WithSignal(lr.Signal.Sub(lr.Created).Seconds())
 		}
 		items[i] = it
 	}

@@ -15,12 +15,11 @@ import (
 
 func TestItemLagsByHand(t *testing.T) {
 	s := mustParse(t, "at 0s 10s 20s")
-	nan := math.NaN()
 	its := []estimate.Item{
-		{Age: 5, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan},  // seen at 10: lag 5
-		{Age: 10, Status: estimate.Failed, Created: estimate.NoTime, Signal: nan},  // seen at 10: lag 0
-		{Age: 25, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan}, // missed
-		{Age: 3, Status: estimate.Pending, Created: estimate.NoTime, Signal: nan},  // no lag
+		{Age: 5, Status: estimate.Settled},  // seen at 10: lag 5
+		{Age: 10, Status: estimate.Failed},  // seen at 10: lag 0
+		{Age: 25, Status: estimate.Settled}, // missed
+		{Age: 3, Status: estimate.Pending},  // no lag
 	}
 	lags, ok := ItemLags(s, its, 20*time.Second)
 	if !ok || !slices.Equal(lags, []float64{5, 0}) {
@@ -34,7 +33,7 @@ func TestItemLagsByHand(t *testing.T) {
 	// The answer at 5 s is seen at 7 s (before the restart only 0 s and
 	// the ask at the signal come by then), the one at 10 s at 17 s.
 	sig := append([]estimate.Item(nil), its...)
-	sig[0].Signal, sig[1].Signal = 7, 7
+	sig[0], sig[1] = sig[0].WithSignal(7), sig[1].WithSignal(7)
 	lags, ok = ItemLags(mustParse(t, "at 0s 10s 20s, reset on signal"), sig, 30*time.Second)
 	if !ok || !slices.Equal(lags, []float64{2, 7}) {
 		t.Errorf("lags with a signal %v %v, want [2 7]", lags, ok)

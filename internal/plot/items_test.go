@@ -32,7 +32,7 @@ func replayByHand(t *testing.T, src string, it estimate.Item, h time.Duration) (
 		t.Fatal(err)
 	}
 	asks := ages
-	if s.ResetOnSignal && !math.IsNaN(it.Signal) && it.Signal >= 0 {
+	if s.ResetOnSignal && it.HasSignal() && it.Signal >= 0 {
 		g := time.Duration(math.Round(it.Signal * 1e9))
 		asks = nil
 		for _, a := range ages {
@@ -118,13 +118,12 @@ func marks(t *testing.T, svg []byte) (circles, bars []svgMark) {
 // a payments log (with signals) and a pending item, a missed one and one
 // whose answer comes after the give-up age added.
 func TestItemsPicture(t *testing.T) {
-	nan := math.NaN()
 	its := DrawItems(fit.ItemSample(loggen.Items(loggen.Rows(loggen.Payments, 600, 9))), 26, 4)
 	its = append(its,
-		estimate.Item{Age: 40, Status: estimate.Pending, Created: estimate.NoTime, Signal: nan},      // pending: asks to 40 s
-		estimate.Item{Age: 8, Status: estimate.Settled, Created: estimate.NoTime, Signal: 3},         // a signal at 3 s
-		estimate.Item{Age: 299.5, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan},   // after now's last ask by 5m, before fitted's?
-		estimate.Item{Age: 20 * 60, Status: estimate.Settled, Created: estimate.NoTime, Signal: nan}, // after the give-up age: missed
+		estimate.Item{Age: 40, Status: estimate.Pending},                            // pending: asks to 40 s
+		estimate.Item{Age: 8, Status: estimate.Settled, Signal: 3, Signalled: true}, // a signal at 3 s
+		estimate.Item{Age: 299.5, Status: estimate.Settled},                         // after now's last ask by 5m, before fitted's?
+		estimate.Item{Age: 20 * 60, Status: estimate.Settled},                       // after the give-up age: missed
 	)
 	lanes := []string{"1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m", "at 0s 2s 5s 10s, 2s until 20s, 5s until 1m, 10s until 4m, reset on signal"}
 	h := 5 * time.Minute

@@ -397,7 +397,7 @@ func TestReportHistogram(t *testing.T) {
 		if k[1] == 1 {
 			s, final = estimate.Settled, final+n
 		}
-		smp.Items = append(smp.Items, estimate.Item{Age: k[0], Status: s, Created: estimate.NoTime, Signal: math.NaN()})
+		smp.Items = append(smp.Items, estimate.Item{Age: k[0], Status: s})
 		smp.Weights = append(smp.Weights, n)
 	}
 	st, err := fit.Study(smp, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1})
