@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // The sketch file (CSV, version 1):
@@ -129,11 +131,11 @@ func readSQLSketch(sc *bufio.Scanner, name string) (*Sketch, error) {
 		case s == nil:
 			var err error
 			if s, err = parseSketchHeader(fmt.Sprintf("%s%d holdout=%s seed=%s", sketchMagic, SketchVersion, f[7], f[8]), name); err != nil {
-				return nil, fmt.Errorf("%s:%d:8: split %s: %v", name, line, here, strings.TrimPrefix(err.Error(), name+":1: "))
+				return nil, fmt.Errorf("%s:%d:8: split %s: %v", name, line, quote.Clip(here), strings.TrimPrefix(err.Error(), name+":1: "))
 			}
 			split = here
 		case here != split:
-			return nil, fmt.Errorf("%s:%d:8: split %s differs from the first row's (%s)", name, line, here, split)
+			return nil, fmt.Errorf("%s:%d:8: split %s differs from the first row's (%s)", name, line, quote.Clip(here), quote.Clip(split))
 		}
 		if err := s.readRow(strings.Join(f[:7], ","), name, line); err != nil {
 			return nil, err

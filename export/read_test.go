@@ -174,7 +174,20 @@ func FuzzReadJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, meta, err := ReadJSON(bytes.NewReader(data))
 		if err != nil {
+			if len(err.Error()) > 4096 {
+				t.Fatalf("error of %d bytes on a %d-byte document", len(err.Error()), len(data))
+			}
 			return
+		}
+		if last, ok := s.Timeline().Last(); ok && (last < 0 || last > schedule.MaxAge) {
+			t.Fatalf("last ask at %v, outside [0, MaxAge]", last)
+		}
+		if asks, err := s.Timeline().Asks(time.Second); err == nil {
+			for i, a := range asks {
+				if a < 0 || (i > 0 && a <= asks[i-1]) {
+					t.Fatalf("ask %d at %v after %v", i, a, asks[max(i-1, 0)])
+				}
+			}
 		}
 		var out bytes.Buffer
 		if err := JSON(&out, s, meta); err != nil {

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -79,15 +80,15 @@ func TestProgIntersectHugeSteps(t *testing.T) {
 }
 
 // TestReplayStrategyRunsCeiling: a billion realisations fail at once
-// rather than preallocating their metrics.
+// rather than run for days (memory stays flat, see TestReplayStrategyFlatMemory).
 func TestReplayStrategyRunsCeiling(t *testing.T) {
 	st, err := backoff.Parse("exponential(initial=100ms, factor=2, max=20s, jitter=full)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	items := []estimate.Item{{Age: 1, Status: estimate.Settled}}
-	_, err = ReplayStrategy(st, items, ReplayOptions{}, 1, 1_000_000_000)
-	if err == nil || !strings.Contains(err.Error(), "1000000000 runs is more than the 100000 pollfit makes") {
+	_, err = ReplayStrategy(context.Background(), st, items, ReplayOptions{}, 1, 1_000_000_000)
+	if err == nil || !strings.Contains(err.Error(), "1000000000 runs is more than the 10000000 pollfit makes") {
 		t.Fatalf("got %v", err)
 	}
 }

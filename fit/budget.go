@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -173,15 +174,20 @@ type trial struct {
 // trial on the way (including a sweep between the bracketing
 // multipliers) is kept if it fits: the duality gap is searched, not
 // ignored.
-func search(run func(mult float64) trial, limit float64) (trial, error) {
-	return searchTol(run, limit, 1e-7, true)
+func search(ctx context.Context, run func(mult float64) trial, limit float64) (trial, error) {
+	return searchTol(ctx, run, limit, 1e-7, true)
 }
 
 // searchTol is search to a relative tolerance on the multiplier, with or
-// without the sweep around the bracket.
-func searchTol(run func(mult float64) trial, limit, tol float64, sweep bool) (trial, error) {
+// without the sweep around the bracket. It stops, with ctx's error,
+// once ctx is done.
+func searchTol(ctx context.Context, run func(mult float64) trial, limit, tol float64, sweep bool) (trial, error) {
 	best := trial{objective: math.Inf(1)}
+	var err error
 	keep := func(t trial) bool {
+		if err = stopped(ctx, "fit"); err != nil {
+			return false
+		}
 		fits := t.ok && t.spent <= limit*(1+1e-12)
 		if fits && t.objective < best.objective {
 			best = t
@@ -191,18 +197,24 @@ func searchTol(run func(mult float64) trial, limit, tol float64, sweep bool) (tr
 	hi := 1.0
 	for !keep(run(hi)) {
 		hi *= 4
+		if err != nil {
+			return best, err
+		}
 		if hi > 1e15 {
 			return best, errors.New("no schedule fits the budget: it is too small for the first and last asks")
 		}
 	}
 	lo := hi / 4
-	for keep(run(lo)) {
+	for err == nil && keep(run(lo)) {
 		hi, lo = lo, lo/4
 		if lo < 1e-15 {
 			return best, nil // even a free ask fits
 		}
 	}
 	for range 50 {
+		if err != nil {
+			return best, err
+		}
 		mid := math.Sqrt(lo * hi)
 		if keep(run(mid)) {
 			hi = mid
@@ -214,8 +226,8 @@ func searchTol(run func(mult float64) trial, limit, tol float64, sweep bool) (tr
 		}
 	}
 	// Sweep a little either side of the bracket for a cheaper fit.
-	for k := -4; k <= 4 && sweep; k++ {
+	for k := -4; k <= 4 && sweep && err == nil; k++ {
 		keep(run(hi * math.Pow(1.02, float64(k))))
 	}
-	return best, nil
+	return best, err
 }

@@ -75,6 +75,9 @@ func (f *family) curve(seed uint64) {
 		n = 80
 	}
 	for k := 0; k < n; k++ {
+		if f.p.opt.ctx != nil && f.p.opt.ctx.Err() != nil {
+			return // StudyFrontier reports it
+		}
 		x := lo * math.Pow(hi/lo, float64(k)/float64(n-1))
 		f.xs = append(f.xs, x)
 		f.preds = append(f.preds, f.eval(x, seed))

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -57,6 +58,10 @@ type Options struct {
 	// data within both budgets: Study passes the baselines, so that a fit
 	// never loses in sample to a schedule its search could have found.
 	Consider []*schedule.Schedule
+
+	// ctx, set by Study, StudyModel and StudyFrontier, stops the fit's
+	// search when it is done; nil never stops.
+	ctx context.Context
 }
 
 // Solution is a list of ask ages, in seconds, and what they achieve.
@@ -218,7 +223,7 @@ func (p *problem) optimise(run func(m float64) trial) (trial, error) {
 		}
 		return t, nil
 	}
-	t, err := search(run, p.opt.Budget.limit())
+	t, err := search(p.opt.ctx, run, p.opt.Budget.limit())
 	if err == nil && !t.ok {
 		err = errors.New("no schedule fits the budget")
 	}

@@ -32,6 +32,9 @@ func (p *problem) polish(s *schedule.Schedule) *schedule.Schedule {
 	ds, bs := niceSets(p.opt.AnyValues)
 	ds, bs = sortedSet(ds), sortedSet(append(bs, p.opt.Landmarks...))
 	for range polishRounds {
+		if p.opt.ctx != nil && p.opt.ctx.Err() != nil {
+			break // run reports it
+		}
 		improved := false
 		for _, c := range p.neighbours(best, ds, bs) {
 			if sc, ok := p.score(c); ok && sc < bestScore-1e-12*max(bestScore, 1) {

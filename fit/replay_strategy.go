@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -25,17 +26,21 @@ type Spread struct {
 // randomised one (jitter) is replayed by Monte Carlo: runs realisations,
 // realisation i drawing its jitter from a PCG seeded with (seed, i), each
 // a schedule of explicit asks shared by every item; the metrics reported
-// are the medians over realisations, with their Spread.
+// are the medians over realisations, with their Spread. The metrics of
+// each realisation are folded into running quantile sketches
+// (backoff.Quantiles: exact up to 1024 runs, within 0.1% beyond), so
+// memory does not grow with runs; MaxStrategyRuns bounds the time.
 //
 // A realisation asks up to the horizon, or when none is given up to its
 // first ask at or after the largest final age, so that, like a schedule
-// that never stops, it sees every answer in the log.
-func ReplayStrategy(st backoff.Strategy, items []estimate.Item, opt ReplayOptions, seed uint64, runs int) (Metrics, error) {
-	return ReplayStrategySample(st, ItemSample(items), opt, seed, runs)
+// that never stops, it sees every answer in the log. The replay stops
+// soon after ctx is done, with ctx's error wrapped.
+func ReplayStrategy(ctx context.Context, st backoff.Strategy, items []estimate.Item, opt ReplayOptions, seed uint64, runs int) (Metrics, error) {
+	return ReplayStrategySample(ctx, st, ItemSample(items), opt, seed, runs)
 }
 
 // ReplayStrategySample is ReplayStrategy on a sample (see ReplaySample).
-func ReplayStrategySample(st backoff.Strategy, smp Sample, opt ReplayOptions, seed uint64, runs int) (Metrics, error) {
+func ReplayStrategySample(ctx context.Context, st backoff.Strategy, smp Sample, opt ReplayOptions, seed uint64, runs int) (Metrics, error) {
 	last := LargestFinalAgeSample(smp)
 	if st.Deterministic() {
 		s, err := backoff.Schedule(st, max(opt.Horizon, 2*last))
@@ -50,8 +55,11 @@ func ReplayStrategySample(st backoff.Strategy, smp Sample, opt ReplayOptions, se
 	if runs > MaxStrategyRuns {
 		return Metrics{}, fmt.Errorf("replay %s: %d runs is more than the %d pollfit makes: use fewer runs (the percentiles settle within a few hundred)", st, runs, MaxStrategyRuns)
 	}
-	ms := make([]Metrics, runs)
-	for i := range ms {
+	var acc metricsSpread
+	for i := range runs {
+		if err := stopped(ctx, fmt.Sprintf("replay %s", st)); err != nil {
+			return Metrics{}, err
+		}
 		o := opt
 		limit := o.Horizon
 		if limit == 0 {
@@ -65,14 +73,15 @@ func ReplayStrategySample(st backoff.Strategy, smp Sample, opt ReplayOptions, se
 		if err != nil {
 			return Metrics{}, err
 		}
-		ms[i] = m
+		acc.add(m)
 	}
-	return medianMetrics(st.String(), ms), nil
+	return acc.medians(st.String()), nil
 }
 
-// MaxStrategyRuns is the most realisations ReplayStrategy makes; the
-// metrics of each are kept for the percentiles.
-const MaxStrategyRuns = 100_000
+// MaxStrategyRuns is the most realisations ReplayStrategy makes: a
+// guard on time (each replays the whole sample), not on memory, which
+// stays flat.
+const MaxStrategyRuns = 10_000_000
 
 func firstAtOrAfter(s *schedule.Schedule, age, fallback time.Duration) time.Duration {
 	if a, ok := s.Timeline().Next(age); ok {
@@ -81,40 +90,57 @@ func firstAtOrAfter(s *schedule.Schedule, age, fallback time.Duration) time.Dura
 	return fallback
 }
 
-// medianMetrics combines the metrics of realisations field by field.
-func medianMetrics(name string, ms []Metrics) Metrics {
-	pick := func(f func(Metrics) float64) backoff.Spread {
-		x := make([]float64, len(ms))
-		for i, m := range ms {
-			x[i] = f(m)
-		}
-		return backoff.Summarise(x)
+// metricsSpread folds the metrics of realisations, field by field, into
+// quantile sketches; the first realisation's fixed fields (items,
+// pending, asks-by ages) are kept as they are.
+type metricsSpread struct {
+	first                            Metrics
+	n                                int
+	horizon, detected, missed, req   backoff.Quantiles
+	mean, p50, p90, p95, p99, maxLag backoff.Quantiles
+	asksBy                           []backoff.Quantiles
+}
+
+func (a *metricsSpread) add(m Metrics) {
+	if a.n == 0 {
+		a.first = m
+		a.asksBy = make([]backoff.Quantiles, len(m.AsksByAges))
 	}
-	med := func(f func(Metrics) float64) float64 { return pick(f).Median }
-	round := func(f func(Metrics) float64) float64 { return math.Round(med(f)) }
+	a.n++
+	a.horizon.Add(float64(m.Horizon))
+	a.detected.Add(float64(m.Detected))
+	a.missed.Add(float64(m.Missed))
+	a.req.Add(m.RequestsPerItem)
+	a.mean.Add(m.Lag.Mean)
+	a.p50.Add(m.Lag.P50)
+	a.p90.Add(m.Lag.P90)
+	a.p95.Add(m.Lag.P95)
+	a.p99.Add(m.Lag.P99)
+	a.maxLag.Add(m.Lag.Max)
+	for j := range a.asksBy {
+		a.asksBy[j].Add(m.AsksBy[j])
+	}
+}
+
+// medians are the realisations' medians, with their Spread.
+func (a *metricsSpread) medians(name string) Metrics {
+	med := func(q *backoff.Quantiles) float64 { return q.Quantile(0.5) }
 	out := Metrics{
 		Schedule:   name,
-		Items:      ms[0].Items,
-		Horizon:    time.Duration(med(func(m Metrics) float64 { return float64(m.Horizon) })),
-		Detected:   round(func(m Metrics) float64 { return float64(m.Detected) }),
-		Missed:     round(func(m Metrics) float64 { return float64(m.Missed) }),
-		Pending:    ms[0].Pending,
-		AsksByAges: ms[0].AsksByAges,
-		Lag: LagStats{
-			Mean: med(func(m Metrics) float64 { return m.Lag.Mean }),
-			P50:  med(func(m Metrics) float64 { return m.Lag.P50 }),
-			P90:  med(func(m Metrics) float64 { return m.Lag.P90 }),
-			P95:  med(func(m Metrics) float64 { return m.Lag.P95 }),
-			P99:  med(func(m Metrics) float64 { return m.Lag.P99 }),
-			Max:  med(func(m Metrics) float64 { return m.Lag.Max }),
-		},
-		RequestsPerItem: med(func(m Metrics) float64 { return m.RequestsPerItem }),
+		Items:      a.first.Items,
+		Horizon:    time.Duration(med(&a.horizon)),
+		Detected:   math.Round(med(&a.detected)),
+		Missed:     math.Round(med(&a.missed)),
+		Pending:    a.first.Pending,
+		AsksByAges: a.first.AsksByAges,
+		Lag: LagStats{Mean: med(&a.mean), P50: med(&a.p50), P90: med(&a.p90),
+			P95: med(&a.p95), P99: med(&a.p99), Max: med(&a.maxLag)},
+		RequestsPerItem: med(&a.req),
 	}
-	for j := range out.AsksByAges {
-		out.AsksBy = append(out.AsksBy, med(func(m Metrics) float64 { return m.AsksBy[j] }))
+	for j := range a.asksBy {
+		out.AsksBy = append(out.AsksBy, med(&a.asksBy[j]))
 	}
-	l := pick(func(m Metrics) float64 { return m.Lag.Mean })
-	r := pick(func(m Metrics) float64 { return m.RequestsPerItem })
-	out.Spread = &Spread{Runs: len(ms), LagMean: [2]float64{l.P10, l.P90}, RequestsPerItem: [2]float64{r.P10, r.P90}}
+	l, r := a.mean.Spread(), a.req.Spread()
+	out.Spread = &Spread{Runs: a.n, LagMean: [2]float64{l.P10, l.P90}, RequestsPerItem: [2]float64{r.P10, r.P90}}
 	return out
 }

@@ -1,9 +1,13 @@
 package fit
 
 import (
+	"context"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -17,7 +21,7 @@ func TestReplayDeterministicStrategy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReplayStrategy(st, items, ReplayOptions{}, 1, 5)
+	got, err := ReplayStrategy(context.Background(), st, items, ReplayOptions{}, 1, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,12 +41,12 @@ func TestReplayRandomStrategy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ReplayStrategy(st, items, ReplayOptions{}, 7, 9)
+	a, err := ReplayStrategy(context.Background(), st, items, ReplayOptions{}, 7, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := ReplayStrategy(st, items, ReplayOptions{}, 7, 9)
-	c, _ := ReplayStrategy(st, items, ReplayOptions{}, 8, 9)
+	b, _ := ReplayStrategy(context.Background(), st, items, ReplayOptions{}, 7, 9)
+	c, _ := ReplayStrategy(context.Background(), st, items, ReplayOptions{}, 8, 9)
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	jc, _ := json.Marshal(c)
@@ -58,8 +62,45 @@ func TestReplayRandomStrategy(t *testing.T) {
 	// Full jitter waits U(0, cap) instead of cap: each realisation asks at
 	// least as often as the plain strategy, so even its median costs more.
 	plain, _ := backoff.Parse("exponential(initial=1s, factor=2, max=30s)")
-	p, _ := ReplayStrategy(plain, items, ReplayOptions{}, 7, 1)
+	p, _ := ReplayStrategy(context.Background(), plain, items, ReplayOptions{}, 7, 1)
 	if !(a.RequestsPerItem > p.RequestsPerItem) || math.IsNaN(a.Lag.Mean) {
 		t.Errorf("jittered requests/item %v not above plain %v", a.RequestsPerItem, p.RequestsPerItem)
+	}
+}
+
+// TestReplayStrategyFlatMemory: the metrics of 300,000 realisations,
+// folded, keep the live heap within 2 MB (kept, they would take over
+// 100 MB); up to backoff.ExactValues realisations the medians and the
+// spread are the exact type-7 ones.
+func TestReplayStrategyFlatMemory(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	draw := func() Metrics {
+		return Metrics{Items: 10, Detected: 9, Lag: LagStats{Mean: rng.ExpFloat64(), P50: 1, P90: 2, P95: 3, P99: 4, Max: 5},
+			RequestsPerItem: 5 + rng.Float64(), AsksByAges: []time.Duration{time.Minute}, AsksBy: []float64{float64(rng.IntN(9))}}
+	}
+	var a metricsSpread
+	var lags []float64
+	for range 1000 {
+		m := draw()
+		a.add(m)
+		lags = append(lags, m.Lag.Mean)
+	}
+	got, want := a.medians("x"), backoff.Summarise(lags)
+	if got.Lag.Mean != want.Median || got.Spread.LagMean != [2]float64{want.P10, want.P90} {
+		t.Errorf("1000 runs: median %g spread %v, want exactly %g [%g %g]", got.Lag.Mean, got.Spread.LagMean, want.Median, want.P10, want.P90)
+	}
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for range 300_000 {
+		a.add(draw())
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	if grown := int64(m1.HeapAlloc) - int64(m0.HeapAlloc); grown > 2<<20 {
+		t.Errorf("300000 more runs grew the live heap by %d bytes, want under 2 MB", grown)
+	}
+	if got := a.medians("x"); got.Spread.Runs != 301_000 || math.Abs(got.Lag.Mean-math.Ln2) > 0.01 {
+		t.Errorf("runs %d, median lag %g, want 301000 and about ln 2 (the exponential's median)", got.Spread.Runs, got.Lag.Mean)
 	}
 }

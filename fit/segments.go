@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -93,7 +94,7 @@ type Total struct {
 // measured on all their held-out ones. A segment with fewer than MinFinal
 // final answers to fit on follows the shared schedule, its cost coming
 // out of the budget first.
-func StudySegments(segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
+func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
 	b := opt.Budget
 	if b.RequestsPerItem <= 0 || b.AsksBy != 0 || b.MaxAttempts != 0 || b.Price != 0 {
 		return nil, errors.New("segments share a requests-per-item budget: give one, and no asks-by, max-attempts or price budget")
@@ -115,7 +116,7 @@ func StudySegments(segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
 	all, allTest := joinSamples(trains), joinSamples(tests)
 	shared := opt.StudyOptions
 	shared.HeldOut = &allTest
-	res, err := Study(all, shared)
+	res, err := Study(ctx, all, shared)
 	if err != nil {
 		return nil, fmt.Errorf("the shared schedule: %v", err)
 	}
@@ -125,10 +126,10 @@ func StudySegments(segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
 		f.Fallback = f.Final < float64(opt.MinFinal)
 		out.Segments = append(out.Segments, f)
 	}
-	if err := out.allocate(trains, tests, opt); err != nil {
+	if err := out.allocate(ctx, trains, tests, opt); err != nil {
 		return nil, err
 	}
-	if err := out.fitSegments(trains, tests, opt); err != nil {
+	if err := out.fitSegments(ctx, trains, tests, opt); err != nil {
 		return nil, err
 	}
 	out.total()

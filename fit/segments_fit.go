@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -11,7 +12,7 @@ import (
 // allocate sets each segment's budget: a fallback's is what the shared
 // schedule costs on its fitting items; the others share what is left
 // (Allocate), or get the budget each with PerSegment.
-func (s *SegmentStudy) allocate(trains, tests []Sample, opt SegmentOptions) error {
+func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt SegmentOptions) error {
 	var total, fixed, big float64
 	var idx []int
 	for i := range s.Segments {
@@ -41,7 +42,7 @@ func (s *SegmentStudy) allocate(trains, tests []Sample, opt SegmentOptions) erro
 	w := make([]float64, len(idx))
 	err := parallel(len(idx), func(k int) error {
 		i := idx[k]
-		c, err := segmentCurve(trains[i], tests[i], opt.StudyOptions, budgetGrid(left))
+		c, err := segmentCurve(ctx, trains[i], tests[i], opt.StudyOptions, budgetGrid(left))
 		if err != nil {
 			return fmt.Errorf("segment %q: %v", s.Segments[i].Value, err)
 		}
@@ -98,10 +99,10 @@ func budgetGrid(b float64) []float64 {
 // segmentCurve fits a segment at each budget as Study would (its give-up
 // age, the stuck cap of each budget, the shapes that pay) and returns
 // what each fit spends and waits on the fitting items.
-func segmentCurve(train, test Sample, opt StudyOptions, budgets []float64) ([]CostLag, error) {
+func segmentCurve(ctx context.Context, train, test Sample, opt StudyOptions, budgets []float64) ([]CostLag, error) {
 	opt.HeldOut, opt.Baselines, opt.Bootstrap, opt.Family = &test, nil, 0, ""
 	opt.Budget = Budget{RequestsPerItem: budgets[0]}
-	st, err := newStudy(train, nil, opt)
+	st, err := newStudy(ctx, train, nil, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +133,7 @@ func segmentCurve(train, test Sample, opt StudyOptions, budgets []float64) ([]Co
 
 // fitSegments studies each segment with a schedule of its own at its
 // budget, and measures the shared schedule on the fallbacks.
-func (s *SegmentStudy) fitSegments(trains, tests []Sample, opt SegmentOptions) error {
+func (s *SegmentStudy) fitSegments(ctx context.Context, trains, tests []Sample, opt SegmentOptions) error {
 	return parallel(len(s.Segments), func(i int) error {
 		f := &s.Segments[i]
 		if f.Fallback {
@@ -146,7 +147,7 @@ func (s *SegmentStudy) fitSegments(trains, tests []Sample, opt SegmentOptions) e
 		}
 		o := opt.StudyOptions
 		o.Budget, o.HeldOut, o.Baselines, o.Family = Budget{RequestsPerItem: f.Budget}, &tests[i], nil, ""
-		res, err := Study(trains[i], o)
+		res, err := Study(ctx, trains[i], o)
 		if err != nil {
 			return fmt.Errorf("segment %q: %v", f.Value, err)
 		}

@@ -12,6 +12,9 @@ import (
 // run fits the exact optimum, the quantised schedule and the continuous
 // rate.
 func (p *problem) run() (*Result, error) {
+	if err := stopped(p.opt.ctx, "fit"); err != nil {
+		return nil, err
+	}
 	if p.first >= p.end {
 		return nil, fmt.Errorf("the horizon (%gs) is not after the first ask (%gs): nothing to fit", p.end, p.first)
 	}
@@ -31,6 +34,9 @@ func (p *problem) run() (*Result, error) {
 			return nil, err
 		}
 		res.Schedule, res.Multiplier = p.polish(s), m
+		if err := stopped(p.opt.ctx, "fit: polish"); err != nil {
+			return nil, err
+		}
 		if len(opt.Asks) <= maxNiceAt {
 			res.Schedule = p.better(res.Schedule, p.niceAt())
 		}

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -144,9 +145,11 @@ type StudyResult struct {
 
 // Study fits a schedule to a sample and measures it, the limit and each
 // baseline on the held-out part, all to one give-up age: the pipeline of
-// pollfit fit and pollfit report.
-func Study(smp Sample, opt StudyOptions) (*StudyResult, error) {
-	st, err := newStudy(smp, nil, opt)
+// pollfit fit and pollfit report. It stops soon after ctx is done,
+// returning ctx's error (context.Canceled or context.DeadlineExceeded)
+// wrapped with the stage it stopped in.
+func Study(ctx context.Context, smp Sample, opt StudyOptions) (*StudyResult, error) {
+	st, err := newStudy(ctx, smp, nil, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -155,8 +158,8 @@ func Study(smp Sample, opt StudyOptions) (*StudyResult, error) {
 
 // StudyModel is Study on a settle-time model: every figure is an exact
 // integral, and there is nothing to hold out.
-func StudyModel(d Distribution, opt StudyOptions) (*StudyResult, error) {
-	st, err := newStudy(Sample{}, d, opt)
+func StudyModel(ctx context.Context, d Distribution, opt StudyOptions) (*StudyResult, error) {
+	st, err := newStudy(ctx, Sample{}, d, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -164,9 +167,9 @@ func StudyModel(d Distribution, opt StudyOptions) (*StudyResult, error) {
 }
 
 // newStudy splits the sample and estimates what the fits need.
-func newStudy(smp Sample, model Distribution, opt StudyOptions) (*study, error) {
+func newStudy(ctx context.Context, smp Sample, model Distribution, opt StudyOptions) (*study, error) {
 	if model != nil {
-		return &study{opt: opt, model: model, res: &StudyResult{Objective: opt.Objective, Model: model}}, nil
+		return &study{ctx: ctx, opt: opt, model: model, res: &StudyResult{Objective: opt.Objective, Model: model}}, nil
 	}
 	if smp.Len() == 0 {
 		return nil, errors.New("no items")
@@ -174,7 +177,7 @@ func newStudy(smp Sample, model Distribution, opt StudyOptions) (*study, error) 
 	if !(opt.Holdout >= 0 && opt.Holdout < 1) {
 		return nil, fmt.Errorf("hold-out share %g: want 0 ≤ share < 1", opt.Holdout)
 	}
-	st := &study{opt: opt, res: &StudyResult{Objective: opt.Objective, Holdout: opt.Holdout, Seed: opt.Seed}}
+	st := &study{ctx: ctx, opt: opt, res: &StudyResult{Objective: opt.Objective, Holdout: opt.Holdout, Seed: opt.Seed}}
 	train, test := smp, Sample{}
 	if opt.HeldOut != nil {
 		test = *opt.HeldOut // split already
@@ -199,6 +202,7 @@ func newStudy(smp Sample, model Distribution, opt StudyOptions) (*study, error) 
 
 // study carries one Study's state.
 type study struct {
+	ctx         context.Context // stops the study when done
 	opt         StudyOptions
 	res         *StudyResult
 	model       Distribution
@@ -211,8 +215,14 @@ func (st *study) note(format string, args ...any) {
 	st.res.Notes = append(st.res.Notes, fmt.Sprintf(format, args...))
 }
 
+// stopped is stopped(st.ctx, what).
+func (st *study) stopped(what string) error { return stopped(st.ctx, what) }
+
 func (st *study) run() (*StudyResult, error) {
 	r := st.res
+	if err := st.stopped("study"); err != nil {
+		return nil, err
+	}
 	if err := st.giveUp(); err != nil {
 		return nil, err
 	}
@@ -233,8 +243,11 @@ func (st *study) run() (*StudyResult, error) {
 	if err := st.rows(); err != nil {
 		return nil, err
 	}
+	if err := st.stopped("limit"); err != nil {
+		return nil, err
+	}
 	if err := st.limit(); err != nil {
-		return nil, fmt.Errorf("limit: %v", err)
+		return nil, fmt.Errorf("limit: %w", err)
 	}
 	if err := st.compare(); err != nil {
 		return nil, err
@@ -242,7 +255,10 @@ func (st *study) run() (*StudyResult, error) {
 	if err := st.library(); err != nil {
 		return nil, err
 	}
-	return r, st.bootstrap()
+	if err := st.bootstrap(); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // answered is the share of all items with a final answer by age t, and

@@ -42,6 +42,9 @@ func (st *study) bootstrap() error {
 	change := make([][]float64, len(r.Baselines))
 	rng := rand.New(rand.NewPCG(st.opt.Seed, 0xb0075))
 	for range n {
+		if err := st.stopped("bootstrap"); err != nil {
+			return err
+		}
 		smp := st.resample(rng)
 		ms := make([]Metrics, len(rows))
 		for k, row := range rows {

@@ -50,7 +50,7 @@ func (st *study) compare() error {
 	for _, b := range st.opt.Baselines {
 		c, err := st.compareOne(b)
 		if err != nil {
-			return fmt.Errorf("baseline %s: %v", b.Name, err)
+			return fmt.Errorf("baseline %s: %w", b.Name, err)
 		}
 		r.Baselines = append(r.Baselines, c)
 	}
@@ -73,7 +73,7 @@ func (st *study) compareOne(b Baseline) (Comparison, error) {
 	res := r.Fit
 	if b.Name != r.BudgetFrom {
 		if res, err = st.fit(c.Budget, c.StuckCap); err != nil {
-			return Comparison{}, fmt.Errorf("at its cost: %v", err)
+			return Comparison{}, fmt.Errorf("at its cost: %w", err)
 		}
 	}
 	c.Schedule = res.Schedule
@@ -117,6 +117,9 @@ func (st *study) sameLag(c *Comparison) error {
 	for range sameLagSteps {
 		mid := math.Sqrt(lo * hi)
 		res, err := st.fit(Budget{RequestsPerItem: mid}, c.StuckCap)
+		if err := st.stopped("same lag"); err != nil {
+			return err
+		}
 		if err != nil {
 			lo = mid // too little to fit: more
 			continue
@@ -147,6 +150,9 @@ func (st *study) equalCost(c *Comparison) error {
 	}
 	b := Budget{RequestsPerItem: math.Max(1, c.Budget.RequestsPerItem*want/got)}
 	res, err := st.fit(b, c.StuckCap)
+	if err := st.stopped("equal cost"); err != nil {
+		return err
+	}
 	if err != nil {
 		return nil // no second fit: keep the pair as measured
 	}

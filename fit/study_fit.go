@@ -32,7 +32,7 @@ func (st *study) budget() error {
 	b := o.Baselines[0]
 	cost, err := st.cost(b.Schedule, Budget{RequestsPerItem: 1})
 	if err != nil {
-		return fmt.Errorf("baseline %s: %v", b.Name, err)
+		return fmt.Errorf("baseline %s: %w", b.Name, err)
 	}
 	r.Budget, r.BudgetFrom = cost, b.Name
 	return nil
@@ -101,7 +101,7 @@ func (st *study) baselineStuck(s *schedule.Schedule) int {
 // options are the fit's options at budget b and stuck cap.
 func (st *study) options(b Budget, stuck int) Options {
 	o := st.opt.Options
-	o.Budget, o.StuckAsks, o.Horizon = b, stuck, st.horizon
+	o.Budget, o.StuckAsks, o.Horizon, o.ctx = b, stuck, st.horizon, st.ctx
 	if b.Kind() == BudgetAsksBy {
 		o.Horizon = 0
 	}
@@ -126,6 +126,9 @@ func (st *study) fit(b Budget, stuck int) (*Result, error) {
 	}
 	if st.res.Density != nil {
 		st.smoothOptimum(res, o)
+		if err := st.stopped("fit: exact optimum"); err != nil {
+			return nil, err
+		}
 	}
 	if err := st.shape(res, o); err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
 package fit
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,13 +17,14 @@ import (
 // full jitter) take their best parameter within B and the stuck cap,
 // measured on the same items to the same give-up age. The baselines
 // (opt.Baselines) are returned measured as Study measures them. Give a
-// sample, or a model (smp empty).
-func StudyFrontier(smp Sample, model Distribution, opt StudyOptions, budgets []float64) ([]FrontierPoint, []Row, error) {
+// sample, or a model (smp empty). It stops soon after ctx is done, with
+// ctx's error wrapped.
+func StudyFrontier(ctx context.Context, smp Sample, model Distribution, opt StudyOptions, budgets []float64) ([]FrontierPoint, []Row, error) {
 	if len(budgets) == 0 {
 		return nil, nil, errors.New("no budgets")
 	}
 	opt.Budget = Budget{RequestsPerItem: slices.Max(budgets)}
-	st, err := newStudy(smp, model, opt)
+	st, err := newStudy(ctx, smp, model, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -30,6 +33,9 @@ func StudyFrontier(smp Sample, model Distribution, opt StudyOptions, budgets []f
 	}
 	st.res.Budget = opt.Budget
 	fam, err := st.families()
+	if err == nil {
+		err = st.stopped("frontier: families")
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -76,6 +82,9 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 	}
 	cap := st.res.StuckCap
 	res, err := st.fit(budget, cap)
+	if err := st.stopped(fmt.Sprintf("frontier at %g requests per item", b)); err != nil {
+		return fp, err
+	}
 	if err != nil {
 		fp.Fitted, fp.Limit = nanPrediction(), nanPrediction()
 	} else {
@@ -123,7 +132,7 @@ func (st *study) families() (*frontierFamilies, error) {
 		o.Horizon = 0
 	}
 	p, err := newProblem(Options{Budget: Budget{RequestsPerItem: 1}, Objective: o.Objective, Horizon: o.Horizon,
-		FirstAsk: o.FirstAsk, MinInterval: o.MinInterval, MaxInterval: o.MaxInterval})
+		FirstAsk: o.FirstAsk, MinInterval: o.MinInterval, MaxInterval: o.MaxInterval, ctx: st.ctx})
 	if err != nil {
 		return nil, err
 	}

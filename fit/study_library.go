@@ -62,6 +62,9 @@ func (st *study) library() error {
 	lf := &LibraryFit{Family: fam}
 	best := math.Inf(1)
 	for _, b := range libraryMembers(fam) {
+		if err := st.stopped("family " + fam); err != nil {
+			return err
+		}
 		lf.Tried++
 		m, wait, stuck, err := st.replayStrategy(b, st.train, librarySearchRuns)
 		if err != nil {
@@ -91,7 +94,7 @@ func (st *study) library() error {
 // that age).
 func (st *study) replayStrategy(b backoff.Backoff, smp Sample, runs int) (Metrics, float64, float64, error) {
 	h := st.res.GiveUp.Age
-	m, err := ReplayStrategySample(b, smp, ReplayOptions{Horizon: h}, st.opt.Seed, runs)
+	m, err := ReplayStrategySample(st.ctx, b, smp, ReplayOptions{Horizon: h}, st.opt.Seed, runs)
 	if err != nil {
 		return Metrics{}, 0, 0, err
 	}
@@ -100,6 +103,9 @@ func (st *study) replayStrategy(b backoff.Backoff, smp Sample, runs int) (Metric
 	}
 	var asks, wait float64
 	for k := range runs {
+		if err := st.stopped("family replay"); err != nil {
+			return Metrics{}, 0, 0, err
+		}
 		at := backoff.Asks(b, rand.New(rand.NewPCG(st.opt.Seed, uint64(k))), h)
 		asks += float64(len(at))
 		if at[len(at)-1] < h {

@@ -68,7 +68,7 @@ func (st *study) shape(res *Result, opt Options) error {
 	if len(f.Deadlines) > 0 {
 		sh, err := WithDeadlines(st.train, f.Deadlines, res, opt)
 		if err != nil {
-			return fmt.Errorf("deadline burst: %v", err)
+			return fmt.Errorf("deadline burst: %w", err)
 		}
 		if within(ShapeDeadline, sh) {
 			res.Schedule = sh.Schedule
@@ -80,7 +80,7 @@ func (st *study) shape(res *Result, opt Options) error {
 	if f.Period != nil {
 		sh, err := WithBatches(st.train, f.Period, res, opt)
 		if err != nil {
-			return fmt.Errorf("batch asks: %v", err)
+			return fmt.Errorf("batch asks: %w", err)
 		}
 		if within(ShapeBatch, sh) {
 			res.Schedule = sh.Schedule

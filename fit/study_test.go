@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -59,7 +60,7 @@ func TestFitNeverLosesToANiceBaselineInSample(t *testing.T) {
 	for trial := range 36 {
 		items := loggen.Items(loggen.Rows(models[trial%3], 400, uint64(100+trial)))
 		base := randomNiceSchedule(r, 1+r.IntN(4), h)
-		res, err := Study(ItemSample(items), StudyOptions{Options: Options{Horizon: h},
+		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Horizon: h},
 			Baselines: []Baseline{{Name: "b", Schedule: base}}, NoSignals: true, NoBatches: true, NoDeadlines: true})
 		if err != nil {
 			t.Fatalf("%s: %v", schedule.Format(base), err)
@@ -99,7 +100,7 @@ func TestFitBeatsBeforeAndNowInSample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Study(ItemSample(items), StudyOptions{Options: Options{Horizon: c.h},
+		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Horizon: c.h},
 			Baselines: []Baseline{{Name: c.name, Schedule: base}}, NoSignals: true})
 		if err != nil {
 			t.Fatal(err)
@@ -123,7 +124,7 @@ func TestShippedSchedulesGiveUpAndCapTheStuck(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, b := range []float64{2, 4, 8, 16, 32} {
-			res, err := Study(ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: b}}, Holdout: 0.3, Seed: 1})
+			res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: b}}, Holdout: 0.3, Seed: 1})
 			if err != nil {
 				t.Fatalf("%s at %g: %v", log, b, err)
 			}
@@ -178,7 +179,7 @@ func TestSameLagAsABaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Study(ItemSample(items), StudyOptions{Options: Options{Horizon: 15 * time.Minute},
+	res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Horizon: 15 * time.Minute},
 		Holdout: 0.3, Seed: 2, NoSignals: true, Baselines: []Baseline{{Name: "before", Schedule: base}}})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +221,7 @@ func TestBootstrapCoverage(t *testing.T) {
 	h := 15 * time.Minute
 	covered := 0
 	for trial := range 50 {
-		res, err := Study(ItemSample(payments(1500, uint64(1000+trial))), StudyOptions{Options: Options{Horizon: h},
+		res, err := Study(context.Background(), ItemSample(payments(1500, uint64(1000+trial))), StudyOptions{Options: Options{Horizon: h},
 			Holdout: 0.3, Seed: uint64(trial), NoSignals: true, Bootstrap: 200, Baselines: []Baseline{{Name: "before", Schedule: base}}})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -107,7 +108,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 					g := fit.SampleGiveUp(smp, 0)
 					giveUp, opt.Horizon = &g, g.Age
 				}
-				ms, err := replayAll(named, smp, opt, *horizon != "", *seed, *runs)
+				ms, err := replayAll(e.context(), named, smp, opt, *horizon != "", *seed, *runs)
 				if err != nil {
 					return err
 				}
@@ -157,16 +158,16 @@ func evalRows(named []namedSchedule, ms []fit.Metrics) []fit.Row {
 
 // replayAll replays each named schedule or strategy on smp: a stopping
 // schedule to its own end unless a horizon is given.
-func replayAll(named []namedSchedule, smp fit.Sample, opt fit.ReplayOptions, given bool, seed uint64, runs int) ([]fit.Metrics, error) {
+func replayAll(ctx context.Context, named []namedSchedule, smp fit.Sample, opt fit.ReplayOptions, given bool, seed uint64, runs int) ([]fit.Metrics, error) {
 	var ms []fit.Metrics
 	for _, n := range named {
 		o := opt
 		if n.sched != nil && n.sched.Stops() && !given {
 			o.Horizon = 0 // its own end
 		}
-		m, err := n.replay(smp, o, seed, runs)
+		m, err := n.replay(ctx, smp, o, seed, runs)
 		if err != nil {
-			return nil, fmt.Errorf("eval: %s: %v", n.name, err)
+			return nil, fmt.Errorf("eval: %s: %w", n.name, err)
 		}
 		ms = append(ms, m)
 	}

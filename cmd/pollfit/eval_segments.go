@@ -43,7 +43,7 @@ func evalSegments(e *env, segs []fit.Segment, named []namedSchedule, opt fit.Rep
 	}
 	var out []evalSegmentJSON
 	for _, s := range segs {
-		ms, err := replayAll(named, s.Sample, opt, r.given, r.seed, r.runs)
+		ms, err := replayAll(e.context(), named, s.Sample, opt, r.given, r.seed, r.runs)
 		if err != nil {
 			return fmt.Errorf("eval: %s %s: %v", r.by, segmentName(s.Value), err)
 		}

@@ -301,8 +301,8 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 			return nil, usagef("%s: --model: %v", cmd, err)
 		}
 		rep.source = "model " + m.String()
-		if rep.res, err = fit.StudyModel(m, opt); err != nil {
-			return nil, fmt.Errorf("%s: %v", cmd, err)
+		if rep.res, err = fit.StudyModel(e.context(), m, opt); err != nil {
+			return nil, fmt.Errorf("%s: %w", cmd, err)
 		}
 		return rep, nil
 	}
@@ -321,8 +321,8 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if smp.Weighted() {
 		rep.source = fmt.Sprintf("%s (%d items in %d bins)", strings.Join(args, ", "), stats.Items, stats.Rows)
 	}
-	if rep.res, err = fit.Study(smp, opt); err != nil {
-		return nil, fmt.Errorf("%s: %v", cmd, err)
+	if rep.res, err = fit.Study(e.context(), smp, opt); err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	if !rf.quiet {
 		for _, n := range rep.res.Notes {

@@ -43,7 +43,7 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	if err != nil {
 		return nil, err
 	}
-	res, err := fit.StudySegments(segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
+	res, err := fit.StudySegments(e.context(), segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
 	if err != nil {
 		return nil, fmt.Errorf("%s: --by %s: %v", cmd, bf.by, err)
 	}

@@ -83,9 +83,9 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		pts, base, err := fit.StudyFrontier(smp, model, opt, bs)
+		pts, base, err := fit.StudyFrontier(e.context(), smp, model, opt, bs)
 		if err != nil {
-			return fmt.Errorf("frontier: %v", err)
+			return fmt.Errorf("frontier: %w", err)
 		}
 		if *plotPath != "" {
 			if err := writePlot(*plotPath, *force, e.stdout, plot.FrontierOf(pts, plot.RowPoints(base), opt.Segments)); err != nil {

@@ -25,7 +25,7 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 	}
 	var out []segJSON
 	for i, s := range segs {
-		pts, base, err := fit.StudyFrontier(s.Sample, nil, opt, budgets)
+		pts, base, err := fit.StudyFrontier(e.context(), s.Sample, nil, opt, budgets)
 		if err != nil {
 			return fmt.Errorf("frontier: %s %s: %v", by, segmentName(s.Value), err)
 		}

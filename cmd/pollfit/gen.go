@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"strings"
 
@@ -74,7 +76,10 @@ after that are pending in the log.`,
 				default:
 					return usagef("gen: unknown --log-format %q (csv or parquet)", *format)
 				}
-				rows := loggen.Rows(m, *n, *seed)
+				rows, err := genRows(e.context(), m, *n, *seed)
+				if err != nil {
+					return err
+				}
 				return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return write(w, rows) })
 			}
 		},
@@ -84,3 +89,17 @@ after that are pending in the log.`,
 // maxGenRows is the most rows gen writes: it holds them in memory
 // (about 100 bytes each) before writing.
 const maxGenRows = 10_000_000
+
+// genRows is loggen.Rows, given up when ctx is done first (sorting
+// millions of creation times takes seconds): the rows are left to the
+// exiting process.
+func genRows(ctx context.Context, m loggen.Model, n int, seed uint64) ([]logs.Row, error) {
+	ch := make(chan []logs.Row, 1)
+	go func() { ch <- loggen.Rows(m, n, seed) }()
+	select {
+	case rows := <-ch:
+		return rows, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("gen: stopped: %w", ctx.Err())
+	}
+}

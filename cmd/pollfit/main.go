@@ -7,8 +7,10 @@ import (
 )
 
 func main() {
-	_, stop := onSignal(os.Stderr, os.Exit)
-	code := run(os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	ctx, stop := onSignal(os.Stderr, os.Exit)
+	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if sig := stop(); sig != 0 {
+		code = sig // stopped by SIGINT or SIGTERM: 130 or 143
+	}
 	os.Exit(code)
 }

@@ -32,7 +32,7 @@ func writeOutput(path string, force bool, stdout io.Writer, write func(io.Writer
 		f.Close()
 		return err
 	}
-	if err := write(f); err != nil {
+	if err := write(stopWriter{f}); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}

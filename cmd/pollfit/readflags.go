@@ -162,9 +162,9 @@ func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, 
 	}
 	var st logs.Stats
 	if opt.Histogram {
-		st, err = logs.EachWeighted(paths, opt, fn)
+		st, err = logs.EachWeightedContext(e.context(), paths, opt, fn)
 	} else {
-		st, err = logs.Each(paths, opt, func(it estimate.Item) { fn(it, 1) })
+		st, err = logs.EachContext(e.context(), paths, opt, func(it estimate.Item) { fn(it, 1) })
 	}
 	p.clear()
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -71,7 +72,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		front, err := reportFrontier(rep)
+		front, err := reportFrontier(e.context(), rep)
 		if err != nil {
 			return err
 		}
@@ -101,7 +102,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 
 // reportFrontier is pollfit frontier's table for the report: seven
 // budgets around the fitted schedule's cost, through the same pipeline.
-func reportFrontier(rep *fitReport) ([]fit.FrontierPoint, error) {
+func reportFrontier(ctx context.Context, rep *fitReport) ([]fit.FrontierPoint, error) {
 	opt := rep.opt
 	base := max(rep.res.Fitted.RequestsPerItem, 1.5)
 	var budgets []float64
@@ -110,9 +111,9 @@ func reportFrontier(rep *fitReport) ([]fit.FrontierPoint, error) {
 			budgets = append(budgets, v)
 		}
 	}
-	pts, _, err := fit.StudyFrontier(rep.sample, nil, opt, budgets)
+	pts, _, err := fit.StudyFrontier(ctx, rep.sample, nil, opt, budgets)
 	if err != nil {
-		return nil, fmt.Errorf("report: frontier: %v", err)
+		return nil, fmt.Errorf("report: frontier: %w", err)
 	}
 	return pts, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,8 +27,17 @@ type command struct {
 
 // env is what a running command may touch.
 type env struct {
+	ctx            context.Context // cancelled by SIGINT or SIGTERM
 	stdout, stderr io.Writer
 	args           []string // the whole command line after "pollfit"
+}
+
+// context is the command's context: Background when none was given.
+func (e *env) context() context.Context {
+	if e.ctx == nil {
+		return context.Background()
+	}
+	return e.ctx
 }
 
 var commands = map[string]*command{}
@@ -51,9 +61,19 @@ func usagef(format string, args ...any) error {
 // run runs pollfit with args (without the program name) and returns the
 // exit code: 0 on success, 1 on an error, 2 on a usage mistake.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := dispatch(args, stdout, stderr)
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run with a context that SIGINT and SIGTERM cancel: the
+// long operations watch it and stop, and the error they stop with is
+// not printed (onSignal has said why pollfit stops).
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	err := dispatch(ctx, args, stdout, stderr)
 	if err == nil {
 		return 0
+	}
+	if ctx.Err() != nil {
+		return 1 // stopped by a signal, which onSignal reported: main exits 130 or 143
 	}
 	fmt.Fprintf(stderr, "pollfit: %v\n", err)
 	var ue *usageError
@@ -63,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-func dispatch(args []string, stdout, stderr io.Writer) error {
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		help(stderr)
 		return usagef("no command given")
@@ -101,7 +121,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	if err := finiteFlags(name, fs); err != nil {
 		return err
 	}
-	return runner(&env{stdout: stdout, stderr: stderr, args: args}, fs.Args())
+	return runner(&env{ctx: ctx, stdout: stdout, stderr: stderr, args: args}, fs.Args())
 }
 
 // finiteFlags refuses NaN and infinite values of float flags, which

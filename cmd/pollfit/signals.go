@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // temps are the temporary files writeOutput has open, removed on every
@@ -62,27 +64,61 @@ func exitCode(sig os.Signal) int {
 	return 1
 }
 
+// stopGrace is how long onSignal waits, after cancelling the context,
+// for the command to return before it exits anyway.
+const stopGrace = 3 * time.Second
+
+// interrupted is set once a signal has arrived: writes to output files
+// fail from then on (see stopWriter), so a long write stops at once.
+var interrupted atomic.Bool
+
+// errInterrupted is the write error after a signal.
+var errInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
+
+// stopWriter fails every write once a signal has arrived.
+type stopWriter struct{ w io.Writer }
+
+func (s stopWriter) Write(p []byte) (int, error) {
+	if interrupted.Load() {
+		return 0, errInterrupted
+	}
+	return s.w.Write(p)
+}
+
 // onSignal cancels the context on the first SIGINT or SIGTERM, removes
-// the temporary files and exits 130 or 143. Commands that watch the
-// context could stop sooner, but none has to: the process ends here
-// either way, with no temporary file left behind.
-func onSignal(stderr io.Writer, exit func(int)) (context.Context, func()) {
+// the temporary files and says so; every long operation watches the
+// context and returns soon after, and main exits 130 or 143 (the code
+// stop returns). A command still running stopGrace later, or a second
+// signal, ends the process there with that code.
+func onSignal(stderr io.Writer, exit func(int)) (context.Context, func() int) {
 	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 1)
+	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var code atomic.Int32
 	go func() {
 		sig, ok := <-ch
 		if !ok {
 			return
 		}
+		code.Store(int32(exitCode(sig)))
+		interrupted.Store(true)
 		cancel()
-		temps.Lock() // held until exit: no new temporary file
-		temps.closed = true
+		temps.Lock()
+		temps.closed = true // no new temporary file
 		for name := range temps.names {
 			os.Remove(name)
 		}
+		temps.Unlock()
 		fmt.Fprintf(stderr, "pollfit: stopped by %s; unfinished output files were removed\n", signalName(sig))
-		exit(exitCode(sig))
+		select {
+		case <-ch: // a second signal
+		case <-time.After(stopGrace):
+		}
+		exit(int(code.Load()))
 	}()
-	return ctx, func() { signal.Stop(ch); close(ch); cancel() }
+	return ctx, func() int {
+		signal.Stop(ch)
+		cancel()
+		return int(code.Load())
+	}
 }

@@ -18,10 +18,7 @@ func TestSignalRemovesTemp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "pollfit")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildPollfit(t)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -66,4 +63,51 @@ func waitForTemp(dir string, limit time.Duration) bool {
 		}
 	}
 	return false
+}
+
+// buildPollfit builds the binary for a test.
+func buildPollfit(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pollfit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestSignalStopsFit: SIGTERM during a fit that would run for minutes
+// (10,000 bootstrap resamples) cancels the context the fit watches: it
+// exits 143 with the signal's message and no "context canceled" error,
+// well inside the watchdog (the grace period before a forced exit is
+// stopGrace; the fit stops long before it).
+func TestSignalStopsFit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildPollfit(t)
+	cmd := exec.Command(bin, "fit", "--requests-per-item", "8", "--bootstrap", "10000", "--family", "exponential",
+		"--baseline", "now=1s until 30s, 2s until 2m, 5s until 5m", "../../testdata/payments.csv")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // reading and fitting, well before the end
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("fit still running a minute after SIGTERM")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+		t.Fatalf("exit: %v, want code 143 (stderr %q)", err, stderr.String())
+	}
+	if got := stderr.String(); !strings.Contains(got, "pollfit: stopped by SIGTERM") || strings.Contains(got, "context canceled") {
+		t.Errorf("stderr %q, want the signal's message alone", got)
+	}
 }

@@ -113,9 +113,9 @@ func runCrowd(e *env, f *simFlags, policies []simulate.Policy) error {
 	var rows []simRow
 	for _, p := range policies {
 		c.Policy = p
-		s, _, err := c.Repeat(f.seed, f.runs)
+		s, err := c.Repeat(e.context(), f.seed, f.runs)
 		if err != nil {
-			return fmt.Errorf("simulate: %s: %v", p, err)
+			return fmt.Errorf("simulate: %s: %w", p, err)
 		}
 		if s.GaveUp.P90 > 0 {
 			fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: clients gave up (median %g per run); served times count served clients only\n", p, s.GaveUp.Median)
@@ -182,9 +182,9 @@ func simDuration(flag, s string) (time.Duration, error) {
 
 // logArrivals reads the creation times of a log, from its first.
 func logArrivals(e *env, path string) ([]time.Duration, error) {
-	items, _, err := logs.Read([]string{path}, logs.Options{})
+	items, _, err := logs.ReadContext(e.context(), []string{path}, logs.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("simulate: --arrivals-log: %v", err)
+		return nil, fmt.Errorf("simulate: --arrivals-log: %w", err)
 	}
 	var ts []int64
 	for _, it := range items {
@@ -208,9 +208,9 @@ func logArrivals(e *env, path string) ([]time.Duration, error) {
 
 // logAnswers reads the settle times of the final items of a log.
 func logAnswers(e *env, path string) ([]time.Duration, error) {
-	items, _, err := logs.Read([]string{path}, logs.Options{})
+	items, _, err := logs.ReadContext(e.context(), []string{path}, logs.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("simulate: --answer-log: %v", err)
+		return nil, fmt.Errorf("simulate: --answer-log: %w", err)
 	}
 	var out []time.Duration
 	for _, it := range items {
@@ -261,9 +261,9 @@ func runFleet(e *env, f *simFlags, policies []simulate.Policy) error {
 	var rows []simRow
 	for _, p := range policies {
 		fl.Policy = p
-		s, err := fl.Repeat(f.seed, f.runs)
+		s, err := fl.Repeat(e.context(), f.seed, f.runs)
 		if err != nil {
-			return fmt.Errorf("simulate: %s: %v", p, err)
+			return fmt.Errorf("simulate: %s: %w", p, err)
 		}
 		rows = append(rows, simRow{p.String(), s, []string{spreadCell(s.Mean, ""), spreadCell(s.Peak, ""), spreadCell(s.Echo, ""), spreadCell(s.Item, "")}})
 	}

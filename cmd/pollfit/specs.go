@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"regexp"
@@ -110,11 +111,11 @@ func parseBaselines(args []string) ([]namedSchedule, error) {
 }
 
 // replay replays a named schedule or strategy on a sample.
-func (n namedSchedule) replay(smp fit.Sample, opt fit.ReplayOptions, seed uint64, runs int) (fit.Metrics, error) {
+func (n namedSchedule) replay(ctx context.Context, smp fit.Sample, opt fit.ReplayOptions, seed uint64, runs int) (fit.Metrics, error) {
 	var m fit.Metrics
 	var err error
 	if n.strategy != nil {
-		m, err = fit.ReplayStrategySample(n.strategy, smp, opt, seed, runs)
+		m, err = fit.ReplayStrategySample(ctx, n.strategy, smp, opt, seed, runs)
 	} else {
 		m, err = fit.ReplaySample(n.sched, smp, opt)
 	}

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -119,16 +120,28 @@ type Stats struct {
 // called before an error is returned. Without SkipBad the first bad row is
 // the error, a *RowError.
 func Each(paths []string, opt Options, fn func(estimate.Item)) (Stats, error) {
+	return EachContext(context.Background(), paths, opt, fn)
+}
+
+// EachContext is Each, stopping soon after ctx is done (between batches
+// of rows) with ctx's error wrapped: "read f.csv: stopped: context
+// canceled".
+func EachContext(ctx context.Context, paths []string, opt Options, fn func(estimate.Item)) (Stats, error) {
 	if opt.Histogram {
 		return Stats{}, errors.New("histogram input carries weights: read it with EachWeighted")
 	}
-	return EachWeighted(paths, opt, func(it estimate.Item, _ float64) { fn(it) })
+	return EachWeightedContext(ctx, paths, opt, func(it estimate.Item, _ float64) { fn(it) })
 }
 
 // Read collects the items of the logs at paths, as Each delivers them.
 func Read(paths []string, opt Options) ([]estimate.Item, Stats, error) {
+	return ReadContext(context.Background(), paths, opt)
+}
+
+// ReadContext is Read, stopping as EachContext does.
+func ReadContext(ctx context.Context, paths []string, opt Options) ([]estimate.Item, Stats, error) {
 	var items []estimate.Item
-	st, err := Each(paths, opt, func(it estimate.Item) { items = append(items, it) })
+	st, err := EachContext(ctx, paths, opt, func(it estimate.Item) { items = append(items, it) })
 	return items, st, err
 }
 
@@ -139,11 +152,17 @@ func Read(paths []string, opt Options) ([]estimate.Item, Stats, error) {
 // pending one weighted by pending (zero counts give no item). An open last
 // bin (hi empty or "inf") may hold only pending counts, censored at lo.
 func EachWeighted(paths []string, opt Options, fn func(it estimate.Item, w float64)) (Stats, error) {
+	return EachWeightedContext(context.Background(), paths, opt, fn)
+}
+
+// EachWeightedContext is EachWeighted, stopping as EachContext does.
+func EachWeightedContext(ctx context.Context, paths []string, opt Options, fn func(it estimate.Item, w float64)) (Stats, error) {
 	opt.By = "" // EachBy's
 	r, err := newReader(opt, fn)
 	if err != nil {
 		return Stats{}, err
 	}
+	r.ctx = ctx
 	defer r.close()
 	return r.readAll(paths)
 }
@@ -157,9 +176,13 @@ func (r *reader) readAll(paths []string) (Stats, error) {
 	r.total = totalSize(files)
 	for _, f := range files {
 		r.stats.Files = append(r.stats.Files, f)
+		r.file = f
 		if err := r.readFile(f); err != nil {
 			return r.stats, err
 		}
+	}
+	if err := r.stopped(); err != nil {
+		return r.stats, err
 	}
 	return r.finish()
 }

@@ -10,12 +10,21 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// readFuzzCheck reads the file at p and checks what any read must hold.
+// readFuzzCheck reads the file at p and checks what any read must hold:
+// ages and signals in [0, MaxAge], counts that agree, an error of
+// bounded length, and a replay of the items with no negative lag and
+// none beyond MaxAge.
 func readFuzzCheck(t *testing.T, p string, opt Options) {
 	var n, final int64
+	var items []estimate.Item
 	st, err := Each([]string{p}, opt, func(it estimate.Item) {
+		if len(items) < 10_000 {
+			items = append(items, it)
+		}
 		n++
 		if it.Status.Final() {
 			final++
@@ -29,6 +38,33 @@ func readFuzzCheck(t *testing.T, p string, opt Options) {
 	})
 	if n != st.Items || (err == nil && (final != st.Final || st.Final == 0)) {
 		t.Fatalf("delivered %d (%d final), stats %+v, err %v", n, final, st, err)
+	}
+	if err != nil && len(err.Error()) > 4096 { // quotes at most 200 bytes of the input
+		t.Fatalf("error of %d bytes", len(err.Error()))
+	}
+	checkReplay(t, items)
+}
+
+// checkReplay replays items under a schedule that stops at 1m and one
+// that never stops: no lag is negative or longer than MaxAge.
+func checkReplay(t *testing.T, items []estimate.Item) {
+	if len(items) == 0 {
+		return
+	}
+	for _, dsl := range []string{"1s until 1m", "at 0s 1s, 1h"} {
+		s, err := schedule.Parse(dsl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := fit.Replay(s, items, fit.ReplayOptions{})
+		if err != nil {
+			continue // a horizon or count the replay refuses, with an error
+		}
+		for _, x := range []float64{m.Lag.Mean, m.Lag.P50, m.Lag.Max} {
+			if x < 0 || x > maxAgeSeconds || (m.Detected > 0 && math.IsNaN(x)) {
+				t.Fatalf("%s: lag %+v on %d items", dsl, m.Lag, len(items))
+			}
+		}
 	}
 }
 

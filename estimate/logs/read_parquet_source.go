@@ -61,7 +61,11 @@ func (s *colSource) pages(rg *file.RowGroupReader, col int, plain bool) (file.Pa
 		pad := min(100, s.size-start-n)
 		n, unc = n+pad, unc+pad
 	}
-	s.stream.reset(s.f, start, n, unc)
+	// No page is bigger uncompressed than twice the file plus
+	// pageSlack: a footer that claims a bigger chunk cannot make the
+	// page check let a page header claim more (reading a corrupt file
+	// then allocates at most about 2 × its size plus a constant).
+	s.stream.reset(s.f, start, n, min(unc, 2*s.size+pageSlack))
 	if plain {
 		// arrow's column reader keeps page buffers the pool would recycle
 		return file.NewPageReader(&s.stream, cc.NumValues(), cc.Compression(), memory.DefaultAllocator, nil)
@@ -84,6 +88,11 @@ func (s *colSource) pages(rg *file.RowGroupReader, col int, plain bool) (file.Pa
 // no codec Parquet uses packs page data tighter than 4096:1 (deflate's
 // limit is about 1032:1), so a bigger claim is a corrupt header.
 const maxPageRatio = 4096
+
+// pageSlack is what a page's uncompressed size may exceed twice the
+// file's size by: writers cut pages at about 1 MiB, so a page bigger
+// than this and than twice the whole file is a corrupt header.
+const pageSlack = 16 << 20
 
 // pageSizes reads uncompressed_page_size (field 2) and
 // compressed_page_size (field 3) from the start of a Thrift
@@ -131,7 +140,8 @@ func uvarint(b []byte) (v uint64, n int) {
 
 // checkPage checks the page header at the start of head, with left bytes
 // of the column chunk from there on (header included) and total the
-// chunk's declared uncompressed size.
+// chunk's declared uncompressed size (at most twice the file's size
+// plus pageSlack).
 func checkPage(head []byte, left, total int64) error {
 	u, c, ok := pageSizes(head)
 	switch {
@@ -142,7 +152,7 @@ func checkPage(head []byte, left, total int64) error {
 	case c > left:
 		return fmt.Errorf("corrupt page header: a %d-byte page in the %d bytes left of its column chunk", c, left)
 	case u > total || u > c*maxPageRatio+1<<20:
-		return fmt.Errorf("corrupt page header: a page of %d bytes uncompressed from %d (the column chunk holds %d uncompressed)", u, c, total)
+		return fmt.Errorf("corrupt page header: a page of %d bytes uncompressed from %d (the column chunk holds at most %d uncompressed, and no page more than twice the file plus 16 MiB)", u, c, total)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package logs
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -17,6 +18,8 @@ import (
 
 // reader is the state of one call to EachWeighted.
 type reader struct {
+	ctx       context.Context // nil or live: read on
+	file      string          // the file being read, for stopped
 	opt       Options
 	fn        func(estimate.Item, float64)
 	tp        *timeParser // template; workers copy it
@@ -122,8 +125,19 @@ func (r *reader) delimFor(name string) byte {
 	return ','
 }
 
+// stopped is nil while r.ctx is live, then its error wrapped.
+func (r *reader) stopped() error {
+	if r.ctx == nil || r.ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("read %s: stopped: %w", r.file, r.ctx.Err())
+}
+
 // merge takes in a parsed batch: items to the callback, counts to stats.
 func (r *reader) merge(b *batch) error {
+	if err := r.stopped(); err != nil {
+		return err
+	}
 	for i, it := range b.items {
 		w := 1.0
 		if b.weights != nil {

@@ -2,6 +2,7 @@ package sqltest
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -161,7 +162,7 @@ func study(t *testing.T, s *estimate.Sketch) string {
 	heldOut.Items, heldOut.Weights = s.HeldOut.Bins()
 	opt := fit.StudyOptions{Holdout: s.Holdout, Seed: s.Seed, HeldOut: &heldOut}
 	opt.Budget.RequestsPerItem = 8
-	res, err := fit.Study(fitOn, opt)
+	res, err := fit.Study(context.Background(), fitOn, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

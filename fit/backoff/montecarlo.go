@@ -46,14 +46,15 @@ func quantile7(s []float64, p float64) float64 {
 // with replay, which returns a metric for one schedule, and summarises
 // the metric. Realisation i draws its jitter from a PCG seeded with
 // (seed, i), so a seed repeats the result. A deterministic strategy is
-// replayed once.
+// replayed once. The metrics are folded into a Quantiles as they come,
+// so memory does not grow with runs.
 func MonteCarlo(st Strategy, seed uint64, runs int, horizon time.Duration, replay func(*schedule.Schedule) float64) Spread {
 	if st.Deterministic() {
 		runs = 1
 	}
-	x := make([]float64, runs)
-	for i := range x {
-		x[i] = replay(Realise(st, rand.New(rand.NewPCG(seed, uint64(i))), horizon))
+	var q Quantiles
+	for i := range runs {
+		q.Add(replay(Realise(st, rand.New(rand.NewPCG(seed, uint64(i))), horizon)))
 	}
-	return Summarise(x)
+	return q.Spread()
 }

@@ -157,6 +157,9 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		st, err := Parse(s)
 		if err != nil {
+			if n := len(err.Error()); n > 4096 { // bounded whatever the spec's length
+				t.Fatalf("error of %d bytes on a %d-byte spec", n, len(s))
+			}
 			return
 		}
 		again, err := Parse(st.String())
@@ -166,6 +169,11 @@ func FuzzParse(f *testing.F) {
 		if again.String() != st.String() {
 			t.Fatalf("%q → %q → %q", s, st.String(), again.String())
 		}
-		Asks(st, rand.New(rand.NewPCG(1, 1)), time.Millisecond) // short: a 1ns wait lists every ask
+		asks := Asks(st, rand.New(rand.NewPCG(1, 1)), time.Millisecond) // short: a 1ns wait lists every ask
+		for i, a := range asks {
+			if a < 0 || a > time.Millisecond || (i > 0 && a < asks[i-1]) {
+				t.Fatalf("%q: ask %d at %v after %v, want ages in [0, 1ms] in order", s, i, a, asks[max(i-1, 0)])
+			}
+		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // SyntaxError is a fault in schedule text, with the line and column
@@ -84,7 +86,7 @@ func Parse(src string) (*Schedule, error) {
 			break
 		}
 		if t := p.next(); t.text != "," {
-			return nil, p.errTok(t, fmt.Sprintf("expected , between clauses, found %q", t.text))
+			return nil, p.errTok(t, fmt.Sprintf("expected , between clauses, found %q", quote.Clip(t.text)))
 		}
 		if p.pos == len(p.toks) {
 			return nil, p.errAt(len(src), "expected a clause after ,")
@@ -188,7 +190,7 @@ func (p *parser) clause(s *Schedule) error {
 		s.Clauses = append(s.Clauses, c)
 	}
 	if p.more() {
-		return p.errTok(p.peek(), fmt.Sprintf("unexpected %q", p.peek().text))
+		return p.errTok(p.peek(), fmt.Sprintf("unexpected %q", quote.Clip(p.peek().text)))
 	}
 	return nil
 }

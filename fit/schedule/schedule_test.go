@@ -362,6 +362,9 @@ func TestMaxAsks(t *testing.T) {
 	}
 }
 
+// maxErrLen bounds the length of any error Parse returns.
+const maxErrLen = 4096
+
 func FuzzParse(f *testing.F) {
 	for _, c := range seeds {
 		f.Add(c.dsl)
@@ -371,8 +374,15 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		sc, err := Parse(in)
 		if err != nil {
+			// An error quotes at most 200 bytes of the input (at most 4
+			// characters each when escaped) and echoes a window of the
+			// line: its length is bounded whatever the input's.
+			if n := len(err.Error()); n > maxErrLen {
+				t.Fatalf("error of %d bytes on a %d-byte input", n, len(in))
+			}
 			return
 		}
+		checkTimeline(t, in, sc.Timeline())
 		text := Format(sc)
 		back, err := Parse(text)
 		if err != nil {
@@ -407,6 +417,13 @@ func TestParseRobustness(t *testing.T) {
 	_, err := Parse(long)
 	if err == nil || len(err.Error()) > 600 || !strings.Contains(err.Error(), "...") {
 		t.Fatalf("error on a %d-byte line: %d bytes, want a short window: %.300s", len(long), len(err.Error()), err)
+	}
+	// A long unexpected token is quoted clipped to 200 bytes (found by
+	// FuzzParse: testdata/fuzz/FuzzParse/59ffd16a6786c97a).
+	for _, src := range []string{"1s " + strings.Repeat("\x82", 5000), "1s until 5m " + strings.Repeat("y", 5000)} {
+		if _, e := Parse(src); e == nil || len(e.Error()) > maxErrLen {
+			t.Errorf("error on a long token: %d bytes, want at most %d", len(e.Error()), maxErrLen)
+		}
 	}
 	lines := strings.Split(err.Error(), "\n")
 	if caret := strings.Index(lines[2], "^"); lines[1][caret] != 'x' {
@@ -451,5 +468,27 @@ func TestAlignedOverflowSafe(t *testing.T) {
 	}
 	if _, ok := a.Next(0, math.MaxInt64); ok {
 		t.Error("Next beyond int64 reported an ask")
+	}
+}
+
+// checkTimeline checks the fuzz invariants of a parsed schedule's asks:
+// none negative, none beyond MaxAge, each after the one before, and
+// Count agreeing with the asks listed up to a short horizon.
+func checkTimeline(t *testing.T, in string, tl *Timeline) {
+	t.Helper()
+	if last, ok := tl.Last(); ok && (last < 0 || last > MaxAge) {
+		t.Fatalf("%q: last ask %v outside [0, MaxAge]", in, last)
+	}
+	asks, err := tl.Asks(time.Minute)
+	if err != nil {
+		return // a 1ms interval over a minute is fine; a refusal names MaxAsks
+	}
+	for i, a := range asks {
+		if a < 0 || a > MaxAge || (i > 0 && a <= asks[i-1]) {
+			t.Fatalf("%q: ask %d at %v after %v", in, i, a, asks[max(i-1, 0)])
+		}
+	}
+	if n := tl.Count(time.Minute); n != int64(len(asks)) {
+		t.Fatalf("%q: Count(1m) = %d, Asks lists %d", in, n, len(asks))
 	}
 }

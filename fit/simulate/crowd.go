@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"container/heap"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -135,6 +136,14 @@ func (s *sim) push(t time.Duration, client int) {
 
 // Run simulates the crowd once, drawing arrivals and jitter from rng.
 func (c Crowd) Run(rng *rand.Rand) (Result, error) {
+	return c.run(context.Background(), rng)
+}
+
+// ctxEvery is how many calls a run makes between looks at its context.
+const ctxEvery = 1 << 12
+
+// run is Run, stopping with ctx's error soon after ctx is done.
+func (c Crowd) run(ctx context.Context, rng *rand.Rand) (Result, error) {
 	if err := c.Check(); err != nil {
 		return Result{}, err
 	}
@@ -163,7 +172,10 @@ func (c Crowd) Run(rng *rand.Rand) (Result, error) {
 			s.push(a+age, i)
 		}
 	}
-	for s.q.Len() > 0 {
+	for n := 0; s.q.Len() > 0; n++ {
+		if n%ctxEvery == 0 && ctx.Err() != nil {
+			return Result{}, fmt.Errorf("simulate: stopped: %w", ctx.Err())
+		}
 		if s.res.CallsSent >= c.MaxCalls {
 			return Result{}, fmt.Errorf("more than %d calls: %s retries too fast for this crowd", c.MaxCalls, c.Policy)
 		}

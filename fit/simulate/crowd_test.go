@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -103,11 +104,11 @@ func TestDeterministicPerSeed(t *testing.T) {
 	if a == d {
 		t.Errorf("different seeds agree: %+v", a)
 	}
-	sa, _, err := c.Repeat(3, 5)
+	sa, err := c.Repeat(context.Background(), 3, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, _, _ := c.Repeat(3, 5)
+	sb, _ := c.Repeat(context.Background(), 3, 5)
 	if sa != sb {
 		t.Errorf("Repeat differs with one seed")
 	}
@@ -195,7 +196,7 @@ func TestRetryStorm(t *testing.T) {
 	// Full jitter breaks the herd: over 50 runs it serves everyone far
 	// sooner than plain backoff, with fewer calls than either.
 	c.Policy = policy(t, "exponential(initial=100ms, factor=2, max=20s, jitter=full)")
-	s, _, err := c.Repeat(1, 50)
+	s, err := c.Repeat(context.Background(), 1, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestArrivalTimesAndAnswerSample(t *testing.T) {
 	// Answers drawn from {1s, 3s}: c0 and c2 are served after 1 or 3 s,
 	// c1 after 1 s more, so the last is 2, 3 or 4 s and the runs differ.
 	c.AnswerSample = []time.Duration{time.Second, 3 * time.Second}
-	s, _, err := c.Repeat(1, 30)
+	s, err := c.Repeat(context.Background(), 1, 30)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -64,6 +65,11 @@ func (f Fleet) withDefaults() Fleet {
 // Load simulates the fleet once, drawing creation times, settle ages
 // and jitter from rng.
 func (f Fleet) Load(rng *rand.Rand) (Load, error) {
+	return f.load(context.Background(), rng)
+}
+
+// load is Load, stopping with ctx's error soon after ctx is done.
+func (f Fleet) load(ctx context.Context, rng *rand.Rand) (Load, error) {
 	f = f.withDefaults()
 	if err := f.Policy.check(); err != nil {
 		return Load{}, err
@@ -114,18 +120,22 @@ func (f Fleet) Load(rng *rand.Rand) (Load, error) {
 		}
 		return n
 	}
-	for range f.Burst {
+	live := func(k int) bool { return k%ctxEvery != 0 || ctx.Err() == nil }
+	for k := 0; k < f.Burst && live(k); k++ {
 		item(0)
 	}
 	if f.Arrivals != (Rate{}) {
 		rate, items, asks := f.Arrivals.PerSecond(), 0, 0
-		for t := -f.MaxAge.Seconds() + rng.ExpFloat64()/rate; t < f.Duration.Seconds(); t += rng.ExpFloat64() / rate {
+		for t := -f.MaxAge.Seconds() + rng.ExpFloat64()/rate; t < f.Duration.Seconds() && live(items); t += rng.ExpFloat64() / rate {
 			asks += item(time.Duration(math.Round(t * 1e9)))
 			items++
 		}
 		if items > 0 {
 			l.PerItem = float64(asks) / float64(items)
 		}
+	}
+	if ctx.Err() != nil {
+		return Load{}, fmt.Errorf("simulate: stopped: %w", ctx.Err())
 	}
 	if asked > fleetAskLimit {
 		return Load{}, fmt.Errorf("fleet: more than %d asks to simulate: lower the rate, burst or max age, or ask less often", fleetAskLimit)
@@ -153,23 +163,26 @@ type FleetSummary struct {
 	Mean, Peak, Echo, Item backoff.Spread
 }
 
-// Repeat runs the fleet runs times; run i draws from a PCG seeded with
-// (seed, i).
-func (f Fleet) Repeat(seed uint64, runs int) (FleetSummary, error) {
+// Repeat runs the fleet runs times (1 to MaxRuns); run i draws from a
+// PCG seeded with (seed, i). The loads are folded into running quantile
+// sketches, as Crowd.Repeat's results are, so memory does not grow with
+// runs. It stops soon after ctx is done, with ctx's error wrapped.
+func (f Fleet) Repeat(ctx context.Context, seed uint64, runs int) (FleetSummary, error) {
 	if err := checkRuns(runs); err != nil {
 		return FleetSummary{}, err
 	}
-	var mean, peak, echo, item []float64
+	var mean, peak, echo, item backoff.Quantiles
 	for i := range runs {
-		l, err := f.Load(rand.New(rand.NewPCG(seed, uint64(i))))
+		l, err := f.load(ctx, rand.New(rand.NewPCG(seed, uint64(i))))
 		if err != nil {
 			return FleetSummary{}, err
 		}
-		mean, peak = append(mean, l.Mean), append(peak, float64(l.Peak))
-		echo, item = append(echo, float64(l.Echo)), append(item, l.PerItem)
+		mean.Add(l.Mean)
+		peak.Add(float64(l.Peak))
+		echo.Add(float64(l.Echo))
+		item.Add(l.PerItem)
 	}
-	return FleetSummary{Runs: runs, Mean: backoff.Summarise(mean), Peak: backoff.Summarise(peak),
-		Echo: backoff.Summarise(echo), Item: backoff.Summarise(item)}, nil
+	return FleetSummary{Runs: runs, Mean: mean.Spread(), Peak: peak.Spread(), Echo: echo.Spread(), Item: item.Spread()}, nil
 }
 
 // MarshalJSON writes the keys requests_per_s, peak_requests_per_s,

@@ -13,9 +13,10 @@ const (
 	// bytes each), unless they come from a log's arrival times, which
 	// are in memory already.
 	MaxClients = 1_000_000
-	// MaxRuns is the most repetitions Repeat makes; their results are
-	// kept for the percentiles (tens of bytes each).
-	MaxRuns = 100_000
+	// MaxRuns is the most repetitions Repeat makes: a guard on time,
+	// not memory, since the results are folded into fixed-size quantile
+	// sketches as they come.
+	MaxRuns = 10_000_000
 	// MaxFleetItems is the most items a Fleet run creates: the burst
 	// plus the stream's expected Arrivals·(MaxAge+Duration).
 	MaxFleetItems = 10_000_000

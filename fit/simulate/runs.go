@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -21,44 +22,59 @@ type Summary struct {
 }
 
 // Repeat runs the crowd runs times (1 to MaxRuns); run i draws from a
-// PCG seeded with (seed, i), so a seed repeats the summary.
-func (c Crowd) Repeat(seed uint64, runs int) (Summary, []Result, error) {
+// PCG seeded with (seed, i), so a seed repeats the summary. Each run's
+// result is folded into running quantile sketches (backoff.Quantiles:
+// exact up to 1024 runs, within 0.1% beyond), so memory does not grow
+// with runs. It stops soon after ctx is done, with ctx's error wrapped.
+func (c Crowd) Repeat(ctx context.Context, seed uint64, runs int) (Summary, error) {
 	if err := checkRuns(runs); err != nil {
-		return Summary{}, nil, err
+		return Summary{}, err
 	}
 	if err := c.Check(); err != nil {
-		return Summary{}, nil, err
+		return Summary{}, err
 	}
-	res := make([]Result, runs)
-	for i := range res {
-		r, err := c.Run(rand.New(rand.NewPCG(seed, uint64(i))))
+	var acc summary
+	for i := range runs {
+		r, err := c.run(ctx, rand.New(rand.NewPCG(seed, uint64(i))))
 		if err != nil {
-			return Summary{}, nil, err
+			return Summary{}, err
 		}
-		res[i] = r
+		acc.add(r)
 	}
-	return Summarise(res), res, nil
+	return acc.summary(), nil
 }
 
 // Summarise gives the spread of each metric over the runs.
 func Summarise(res []Result) Summary {
-	f := func(get func(Result) float64) backoff.Spread {
-		x := make([]float64, len(res))
-		for i, r := range res {
-			x[i] = get(r)
-		}
-		return backoff.Summarise(x)
+	var acc summary
+	for _, r := range res {
+		acc.add(r)
 	}
-	return Summary{
-		Runs:               len(res),
-		LastServed:         f(func(r Result) float64 { return r.LastServed }),
-		CallsSent:          f(func(r Result) float64 { return float64(r.CallsSent) }),
-		CallsRefused:       f(func(r Result) float64 { return float64(r.CallsRefused) }),
-		TypicalServed:      f(func(r Result) float64 { return r.TypicalServed }),
-		PeakCallsPerSecond: f(func(r Result) float64 { return float64(r.PeakCallsPerSecond) }),
-		GaveUp:             f(func(r Result) float64 { return float64(r.GaveUp) }),
-		Unfinished:         f(func(r Result) float64 { return float64(r.Unfinished) }),
-	}
+	return acc.summary()
+}
+
+// summary folds results into a sketch a metric.
+type summary struct {
+	runs                                       int
+	last, sent, refused, typical, peak, gaveUp backoff.Quantiles
+	unfinished                                 backoff.Quantiles
+}
+
+func (s *summary) add(r Result) {
+	s.runs++
+	s.last.Add(r.LastServed)
+	s.sent.Add(float64(r.CallsSent))
+	s.refused.Add(float64(r.CallsRefused))
+	s.typical.Add(r.TypicalServed)
+	s.peak.Add(float64(r.PeakCallsPerSecond))
+	s.gaveUp.Add(float64(r.GaveUp))
+	s.unfinished.Add(float64(r.Unfinished))
+}
+
+func (s *summary) summary() Summary {
+	return Summary{Runs: s.runs, LastServed: s.last.Spread(), CallsSent: s.sent.Spread(), CallsRefused: s.refused.Spread(),
+		TypicalServed: s.typical.Spread(), PeakCallsPerSecond: s.peak.Spread(), GaveUp: s.gaveUp.Spread(),
+		Unfinished: s.unfinished.Spread()}
 }
 
 // jsonSpread writes a spread with NaN as null.
