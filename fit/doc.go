@@ -94,13 +94,24 @@
 // The quantiser chooses the clauses by dynamic programming over segment
 // boundaries and intervals from a nice set (1, 2, 5, 10, 15 and 30 ms,
 // s or min, plus 100, 200, 500 ms and hours), not by rounding the
-// optimum. Fit and FitSample fit the items as given, and the exact
-// optimum fitted to raw items overfits; Study fits it to the smoothed
-// density of the fitting items instead (estimate.Density; StudyOptions.Rough
-// keeps the raw items) and measures on held-out items
-// (StudyOptions.Holdout, SplitSample). StudyFrontier sweeps budgets
-// through the same steps, against the limit and the fixed-interval,
-// backoff and jittered backoff schedules that spend each budget.
+// optimum.
+//
+// Fit and FitSample fit the items as given, and the exact optimum fitted
+// to raw items overfits; Study fits it to the smoothed density of the
+// fitting items instead (estimate.Density; StudyOptions.Rough keeps the
+// raw items) and measures on held-out items (StudyOptions.Holdout,
+// SplitSample). The kernel's bandwidth is chosen by how the exact fit
+// generalises, not by the density estimate's own criterion: the fitting
+// items are split in two halves, each half's exact fit at the study's
+// budget is scored on the other half (its objective plus the price per
+// request times its requests) at the density estimate's own bandwidth
+// (Botev's ISJ) times 0.5, 0.71, 1, 1.41 and 2, and another bandwidth
+// than ISJ's is taken only when it beats it by two standard errors of
+// the items' paired differences. With fewer than 1,000 fitting items
+// ISJ's stands, and StudyOptions.Bandwidth, when set, is used as given;
+// StudyResult.Smoothing says which. StudyFrontier sweeps budgets through
+// the same steps, against the limit and the fixed-interval, backoff and
+// jittered backoff schedules that spend each budget.
 //
 // # Shapes
 //

@@ -94,6 +94,15 @@ type Result struct {
 // Smooth() true (or has no Smooth method) also gets its exact optimum
 // polished off the grid and a continuous-rate schedule.
 func Optimal(d Distribution, opt Options) (*Result, error) {
+	p, err := distProblem(d, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.run()
+}
+
+// distProblem is the problem of fitting to d.
+func distProblem(d Distribution, opt Options) (*problem, error) {
 	p, err := newProblem(opt)
 	if err != nil {
 		return nil, err
@@ -113,7 +122,7 @@ func Optimal(d Distribution, opt Options) (*Result, error) {
 			p.dens = dens
 		}
 	}
-	return p.run()
+	return p, nil
 }
 
 // Fit fits a schedule to a log of items, exactly as Replay will measure

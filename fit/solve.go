@@ -18,7 +18,7 @@ func (p *problem) run() (*Result, error) {
 	if p.first >= p.end {
 		return nil, fmt.Errorf("the horizon (%gs) is not after the first ask (%gs): nothing to fit", p.end, p.first)
 	}
-	opt, err := p.exact()
+	opt, _, err := p.exact()
 	if err != nil {
 		return nil, err
 	}
@@ -85,8 +85,9 @@ func atSchedule(asks []float64) *schedule.Schedule {
 // around the asks found (the neighbouring gaps cut in 8, 16, 32, 64 parts,
 // plus a thinned copy of the first candidates so the number of asks may
 // still change), and for a smooth density at a price or a count of asks a
-// final polish off the grid.
-func (p *problem) exact() (Solution, error) {
+// final polish off the grid. It also returns the multiplier the last
+// programme was solved at.
+func (p *problem) exact() (Solution, float64, error) {
 	cands := candidates(p.l, p.first, p.end, p.opt.Candidates)
 	if p.maxGap > 0 && (p.end-p.first)/p.maxGap < 100_000 {
 		// Candidates closer than the longest gap, so a schedule exists.
@@ -101,7 +102,7 @@ func (p *problem) exact() (Solution, error) {
 		run := p.gridTrials(newGrid(p.l, p.opt.Objective, cands, p.minGap, p.maxGap, p.countTo))
 		var err error
 		if t, err = p.optimise(run); err != nil {
-			return Solution{}, err
+			return Solution{}, 0, err
 		}
 		cands = zoom(t.sol.([]float64), cands, 0.5/math.Exp2(float64(round)))
 	}
@@ -110,7 +111,7 @@ func (p *problem) exact() (Solution, error) {
 		lambda, _ := p.mults(t.mult)
 		asks = refine(p.l, p.opt.Objective, asks, lambda, p.minGap, p.maxGap)
 	}
-	return Solution{Asks: asks, Prediction: predict(p.l, asks)}, nil
+	return Solution{Asks: asks, Prediction: predict(p.l, asks)}, t.mult, nil
 }
 
 // zoom returns candidates around asks: 9 points across ±width of the

@@ -46,6 +46,11 @@ type StudyOptions struct {
 	// fitting items rather than their smoothed density, which they
 	// overfit.
 	Rough bool
+	// Bandwidth is the smoothing kernel's standard deviation on the
+	// natural-log age axis (see estimate.DensityOptions). Zero chooses
+	// it by cross-validation on the fitting items, at the budget (see
+	// Smoothing).
+	Bandwidth float64
 	// NoDeadlines, NoBatches and NoSignals leave out the shapes: a burst
 	// after each deadline, wall-clock aligned asks after batch
 	// boundaries, reset on signal.
@@ -129,10 +134,11 @@ type StudyResult struct {
 	Holdout        float64
 	Seed           uint64
 	// Survival is the Kaplan–Meier estimate of the fitting items, and
-	// Density their smoothed density (nil with Rough); both nil for a
-	// model.
-	Survival *estimate.Survival
-	Density  *estimate.Dist
+	// Density their smoothed density (nil with Rough), smoothed as
+	// Smoothing says; all nil for a model.
+	Survival  *estimate.Survival
+	Density   *estimate.Dist
+	Smoothing *Smoothing
 	// Model is the distribution fitted to, for a model.
 	Model Distribution
 	// Bootstrap is the number of resamples behind the intervals (0: none).
@@ -177,6 +183,9 @@ func newStudy(ctx context.Context, smp Sample, model Distribution, opt StudyOpti
 	if !(opt.Holdout >= 0 && opt.Holdout < 1) {
 		return nil, fmt.Errorf("hold-out share %g: want 0 ≤ share < 1", opt.Holdout)
 	}
+	if !(opt.Bandwidth >= 0) || math.IsInf(opt.Bandwidth, 0) {
+		return nil, fmt.Errorf("bandwidth %g: want a positive kernel width on the log-age axis, or 0 to cross-validate it", opt.Bandwidth)
+	}
 	st := &study{ctx: ctx, opt: opt, res: &StudyResult{Objective: opt.Objective, Holdout: opt.Holdout, Seed: opt.Seed}}
 	train, test := smp, Sample{}
 	if opt.HeldOut != nil {
@@ -195,7 +204,7 @@ func newStudy(ctx context.Context, smp Sample, model Distribution, opt StudyOpti
 	st.km = sampleKM(train)
 	st.res.Survival = st.km
 	if !opt.Rough {
-		st.res.Density = estimate.Density(st.km, estimate.DensityOptions{})
+		st.smoothDensity()
 	}
 	return st, nil
 }
@@ -209,6 +218,8 @@ type study struct {
 	train, test Sample
 	km          *estimate.Survival
 	horizon     time.Duration // the Options.Horizon each fit gets
+	isj         float64       // the density estimate's own bandwidth
+	smoothed    bool          // the bandwidth is chosen
 }
 
 func (st *study) note(format string, args ...any) {

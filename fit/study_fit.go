@@ -137,9 +137,11 @@ func (st *study) fit(b Budget, stuck int) (*Result, error) {
 }
 
 // smoothOptimum fits the exact optimum (and the schedule, with Exact) to
-// the smoothed density of the fitting items at the fit's horizon; on
-// failure it keeps the fit to the items.
+// the smoothed density of the fitting items at the fit's horizon, its
+// bandwidth chosen at the first fit's budget (see Smoothing); on failure
+// it keeps the fit to the items.
 func (st *study) smoothOptimum(res *Result, opt Options) {
+	st.chooseSmoothing(opt, res.Horizon)
 	o := opt
 	o.Horizon, o.Exact, o.Consider = res.Horizon, true, nil
 	if o.Budget.Kind() == BudgetAsksBy {

@@ -81,6 +81,7 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 		return fp, err
 	}
 	cap := st.res.StuckCap
+	st.smoothed = !st.smoothingShips() // else chosen again at b
 	res, err := st.fit(budget, cap)
 	if err := st.stopped(fmt.Sprintf("frontier at %g requests per item", b)); err != nil {
 		return fp, err

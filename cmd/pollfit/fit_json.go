@@ -19,7 +19,9 @@ import (
 //	 "baselines": [<row>], "at_baseline_cost": [<row>],
 //	 "comparisons": [{"name", "budget", "stuck_cap", "equal_cost_lag_s", "change", "interpolated"}],
 //	 "holdout": {"share", "seed", "fit_items", "test_items"} (null for a model),
-//	 "shapes": {...} (a log), "notes": [...]}
+//	 "shapes": {...} (a log),
+//	 "smoothing": {"bandwidth_log", "rule", "factor"} (a log, unless --smooth=false),
+//	 "notes": [...]}
 //
 // with rows in eval's shape plus "stuck_asks" and "missed_share"
 // (fit.Row.MarshalJSON).
@@ -39,7 +41,15 @@ type fitJSON struct {
 	Holdout     *holdoutJSON     `json:"holdout"`
 	Shapes      *shapesJSON      `json:"shapes,omitempty"`
 	Library     *libraryJSON     `json:"library,omitempty"`
+	Smoothing   *smoothingJSON   `json:"smoothing,omitempty"`
 	Notes       []string         `json:"notes"`
+}
+
+// smoothingJSON is fit.Smoothing.
+type smoothingJSON struct {
+	Bandwidth float64 `json:"bandwidth_log"`
+	Rule      string  `json:"rule"`
+	Factor    float64 `json:"factor"`
 }
 
 type giveUpJSON struct {
@@ -108,6 +118,9 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 	if res.Model == nil {
 		out.Holdout = &holdoutJSON{res.Holdout, res.Seed, res.FitOn.Total(), res.HeldOut.Total()}
 		out.Shapes = newShapesJSON(res.Shapes)
+	}
+	if sm := res.Smoothing; sm != nil {
+		out.Smoothing = &smoothingJSON{sm.Bandwidth, sm.Rule, sm.Factor}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

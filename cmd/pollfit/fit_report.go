@@ -44,7 +44,7 @@ func (r *fitReport) writeText(w io.Writer) {
 	writeIntervals(w, res)
 	fmt.Fprintf(w, "\n%s\n", res.LimitNote)
 	if res.ExactFit != nil {
-		fmt.Fprintln(w, "exact (fit): the exact optimum fitted to the fitting items' smoothed density, replayed here; it may lose to the clauses")
+		fmt.Fprintln(w, exactFitNote(res))
 	}
 	writeShapes(w, res)
 	for _, c := range res.Baselines {

@@ -95,6 +95,7 @@ func onSignal(stderr io.Writer, exit func(int)) (context.Context, func() int) {
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	var code atomic.Int32
+	printed := make(chan struct{}) // closed once the message is out
 	go func() {
 		sig, ok := <-ch
 		if !ok {
@@ -110,6 +111,7 @@ func onSignal(stderr io.Writer, exit func(int)) (context.Context, func() int) {
 		}
 		temps.Unlock()
 		fmt.Fprintf(stderr, "pollfit: stopped by %s; unfinished output files were removed\n", signalName(sig))
+		close(printed)
 		select {
 		case <-ch: // a second signal
 		case <-time.After(stopGrace):
@@ -118,7 +120,11 @@ func onSignal(stderr io.Writer, exit func(int)) (context.Context, func() int) {
 	}()
 	return ctx, func() int {
 		signal.Stop(ch)
+		c := int(code.Load())
+		if c != 0 {
+			<-printed // the command stopped on the signal: let it be said first
+		}
 		cancel()
-		return int(code.Load())
+		return c
 	}
 }
