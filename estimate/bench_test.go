@@ -54,3 +54,15 @@ func BenchmarkPeriodicity(b *testing.B) {
 		Periodicity(a, PeriodOptions{})
 	}
 }
+
+// BenchmarkSketchAdd adds lognormal items with creation times to a
+// sketch holding out 30%.
+func BenchmarkSketchAdd(b *testing.B) {
+	r := rand.New(rand.NewPCG(41, 42))
+	items := window(r, lognormalAges(r, 1<<16, 10, 1), 86400, Settled)
+	s, _ := NewSketch(0.3, 1)
+	b.ResetTimer()
+	for i := range b.N {
+		s.Add(items[i&(1<<16-1)], 1)
+	}
+}

@@ -75,7 +75,7 @@ func (p *SketchPart) add(it Item, w float64) {
 		return
 	}
 	p.Items += w
-	b := sketchBin(it.Age)
+	b := fastSketchBin(it.Age)
 	if !it.Status.Final() {
 		p.Pending += w
 		addLeast(&p.pending[b], it.Age, w)
@@ -211,8 +211,20 @@ func rowHash(seed uint64, it Item) uint64 {
 // hashRound mixes x (0 ≤ x < P) into h (0 ≤ h < P): y = (h·M + x) mod P,
 // then (((y·y) mod P)·K + y) mod P. No intermediate reaches 2⁶³.
 func hashRound(h, x int64) int64 {
-	y := (h*hashM + x) % hashP
-	return ((y*y%hashP)*hashK + y) % hashP
+	y := modMersenne(h*hashM + x)
+	return modMersenne(modMersenne(y*y)*hashK + y)
+}
+
+// modMersenne is x mod P for 0 ≤ x < 2⁶³, without a division: as
+// 2³¹ ≡ 1 (mod P), folding the high bits onto the low ones keeps the
+// residue.
+func modMersenne(x int64) int64 {
+	r := x&hashP + x>>31 // < 2³³
+	r = r&hashP + r>>31  // < 2³¹ + 4
+	if r >= hashP {
+		r -= hashP
+	}
+	return r
 }
 
 // modP is x mod P in [0, P).

@@ -68,6 +68,10 @@ type StudyOptions struct {
 	// Family, "exponential" or "grpc", also fits the best member of that
 	// retry library's family at the budget (see LibraryFit).
 	Family string
+	// Progress, when set, is told each stage of the work as it starts
+	// ("fitting", "the limit", ..., "budget 3 of 20" in a frontier), from
+	// the calling goroutine.
+	Progress func(stage string)
 }
 
 // DefaultStuckFactor times the requests budget is the default stuck cap.
@@ -243,33 +247,45 @@ func (st *study) run() (*StudyResult, error) {
 	if err := st.stuckCap(); err != nil {
 		return nil, err
 	}
+	st.stage("fitting")
 	res, err := st.fit(r.Budget, r.StuckCap)
 	if err != nil {
 		return nil, err
 	}
 	r.Fit, r.Schedule = res, res.Schedule
+	st.stage("measuring")
 	if r.Fitted, err = st.measure("fitted", res.Schedule); err != nil {
 		return nil, err
 	}
 	if err := st.rows(); err != nil {
 		return nil, err
 	}
+	st.stage("the limit")
 	if err := st.stopped("limit"); err != nil {
 		return nil, err
 	}
 	if err := st.limit(); err != nil {
 		return nil, fmt.Errorf("limit: %w", err)
 	}
+	st.stage("the baselines")
 	if err := st.compare(); err != nil {
 		return nil, err
 	}
 	if err := st.library(); err != nil {
 		return nil, err
 	}
+	st.stage("the bootstrap")
 	if err := st.bootstrap(); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// stage tells StudyOptions.Progress that a stage starts.
+func (st *study) stage(name string) {
+	if st.opt.Progress != nil {
+		st.opt.Progress(name)
+	}
 }
 
 // answered is the share of all items with a final answer by age t, and

@@ -46,7 +46,8 @@ func StudyFrontier(ctx context.Context, smp Sample, model Distribution, opt Stud
 	for k := range best {
 		best[k] = nanPrediction()
 	}
-	for _, b := range sorted {
+	for i, b := range sorted {
+		st.stage(fmt.Sprintf("budget %d of %d", i+1, len(sorted)))
 		fp, err := st.frontierPoint(b, fam)
 		if err != nil {
 			return nil, nil, err

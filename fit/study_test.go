@@ -253,3 +253,27 @@ func TestBootstrapCoverage(t *testing.T) {
 		t.Errorf("the 95%% interval covered the larger log's improvement in %d of 50 trials, want at least 45", covered)
 	}
 }
+
+// TestStudyProgress: Study tells Progress its stages in the order it
+// runs them, and StudyFrontier each budget as it starts.
+func TestStudyProgress(t *testing.T) {
+	var got []string
+	opt := StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}, Horizon: 5 * time.Minute},
+		Holdout: 0.3, Seed: 1, Bootstrap: 2, Progress: func(s string) { got = append(got, s) }}
+	smp := ItemSample(payments(2000, 5))
+	if _, err := Study(context.Background(), smp, opt); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"fitting", "measuring", "the limit", "the baselines", "the bootstrap"}
+	if !slices.Equal(got, want) {
+		t.Errorf("stages %q, want %q", got, want)
+	}
+	got = nil
+	opt.Bootstrap = 0
+	if _, _, err := StudyFrontier(context.Background(), smp, nil, opt, []float64{8, 4}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"budget 1 of 2", "budget 2 of 2"}; !slices.Equal(got, want) {
+		t.Errorf("frontier stages %q, want %q", got, want)
+	}
+}

@@ -60,12 +60,20 @@ prints one summary per value of a categorical column (at most 64 values).`,
 					}
 					return estimateSegments(e, rf, bf.by, args, qs, *at, ages, *asJSON)
 				}
-				var acc estimate.Accumulator
-				st, err := rf.eachWeighted(e, args, acc.AddWeighted)
+				var accs []*estimate.Accumulator
+				st, err := rf.eachParallel(e, args, func() func(estimate.Item, float64) {
+					a := &estimate.Accumulator{}
+					accs = append(accs, a)
+					return a.AddWeighted
+				})
 				if err != nil {
 					return err
 				}
-				sum := summarize(&acc, st, qs, *at, ages)
+				acc := accs[0]
+				for _, a := range accs[1:] {
+					acc.Merge(a)
+				}
+				sum := summarize(acc, st, qs, *at, ages)
 				if !rf.quiet {
 					for _, w := range sum.warnings {
 						fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
@@ -80,7 +88,7 @@ prints one summary per value of a categorical column (at most 64 values).`,
 					}
 				}
 				if *plotPath != "" {
-					if err := writePlot(*plotPath, *force, e.stdout, estimatePlot(&acc, sum.dist)); err != nil {
+					if err := writePlot(*plotPath, *force, e.stdout, estimatePlot(acc, sum.dist)); err != nil {
 						return err
 					}
 				}

@@ -58,6 +58,15 @@ times 0.5, 0.71, 1, 1.41 and 2, and another than ISJ's is taken only when
 it does better by two standard errors (ISJ's stands below 1,000 fitting
 items). --smooth=H sets the bandwidth, --smooth=false fits the raw items.
 
+A log is read in one streaming pass (in parallel) into a sketch of the
+--holdout split, made by a hash of each row as 'pollfit sketch' makes it,
+and fitted from that: the same result as fitting its sketch file. The
+items themselves are kept only when the fit may need them: when the log
+has signals (unless --signals=false) or its settle times show a batch
+period (unless --batches=false); the log is then read again into items,
+split at random in read order. Standard input, which cannot be read
+twice, goes straight to items unless both are turned off.
+
 --by COLUMN fits one schedule per value of a categorical column (at most
 1000 values), each with its own hold-out, give-up age and shapes. The
 requests budget is the mean over all items, shared where the next request
@@ -294,6 +303,18 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	}
 }
 
+// inputSource describes the input of a study for the report's header.
+func inputSource(args []string, in logInput) string {
+	names := strings.Join(args, ", ")
+	switch {
+	case in.sketch != nil && in.fromLog:
+		return fmt.Sprintf("%s (%d items, read into a sketch of %d bins)", names, in.stats.Items, sketchBins(in.sketch))
+	case in.smp.Weighted():
+		return fmt.Sprintf("%s (%d items in %d bins)", names, in.stats.Items, in.stats.Rows)
+	}
+	return fmt.Sprintf("%s (%d items)", names, in.stats.Items)
+}
+
 // runStudy reads the input the flags name and runs fit.Study on it.
 func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string) (*fitReport, error) {
 	opt, err := v.studyOptions(cmd)
@@ -318,26 +339,28 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if len(args) == 0 {
 		return nil, usagef("%s: give LOG files or --model", cmd)
 	}
-	smp, stats, err := rf.studyInput(e, args, &opt)
+	in, err := rf.studyInput(e, args, &opt, itemNeeds{signals: v.signals, batches: v.batches})
 	if err != nil {
 		return nil, err
 	}
+	smp := in.smp
 	if smp.Weighted() && smp.HasSignals() {
 		return nil, fmt.Errorf("%s: a histogram has no signals", cmd)
 	}
 	rep.sample, rep.opt = smp, opt
-	rep.source = fmt.Sprintf("%s (%d items)", strings.Join(args, ", "), stats.Items)
-	if smp.Weighted() {
-		rep.source = fmt.Sprintf("%s (%d items in %d bins)", strings.Join(args, ", "), stats.Items, stats.Rows)
-	}
-	if rep.res, err = fit.Study(e.context(), smp, opt); err != nil {
+	rep.source = inputSource(args, in)
+	line := newStageLine(e, cmd, rf.quiet)
+	opt.Progress = line.progress()
+	rep.res, err = fit.Study(e.context(), smp, opt)
+	line.stop()
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	if !rf.quiet {
 		for _, n := range rep.res.Notes {
 			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
 		}
-		if h := rf.byHint(args, stats); h != "" {
+		if h := rf.byHint(args, in.stats); h != "" {
 			fmt.Fprintf(e.stderr, "pollfit: note: %s\n", h)
 		}
 	}

@@ -29,7 +29,9 @@ uniform below the doubled one, averaged over 100 seeded draws), each at the
 interval or base that spends the budget. Baselines are single points at
 their own cost. Figures are on the items held out (--holdout, split by
 --seed), or exact on a model. --count-asks-by, --bootstrap, --smooth and
---family do not apply and are refused. --by COLUMN prints the frontier
+--family do not apply and are refused. A log is read as fit reads
+it: into a sketch in one pass, or into items when it has signals (unless
+--signals=false). --by COLUMN prints the frontier
 of each value of a categorical column on its own items.`,
 		flags: frontierFlags,
 	})
@@ -83,7 +85,10 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		line := newStageLine(e, "frontier", rf.quiet)
+		opt.Progress = line.progress()
 		pts, base, err := fit.StudyFrontier(e.context(), smp, model, opt, bs)
+		line.stop()
 		if err != nil {
 			return fmt.Errorf("frontier: %w", err)
 		}
@@ -124,8 +129,8 @@ func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *
 	if len(args) == 0 {
 		return fit.Sample{}, nil, usagef("frontier: give LOG files or --model")
 	}
-	smp, _, err := rf.studyInput(e, args, opt)
-	return smp, nil, err
+	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals})
+	return in.smp, nil, err
 }
 
 // maxSteps is the most budgets a frontier sweeps (each is a fit).

@@ -151,6 +151,29 @@ func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, 
 		}
 		return sketchStats(sk, paths), nil
 	}
+	return r.readLogs(e, paths, func(opt logs.Options) (logs.Stats, error) {
+		if opt.Histogram {
+			return logs.EachWeightedContext(e.context(), paths, opt, fn)
+		}
+		return logs.EachContext(e.context(), paths, opt, func(it estimate.Item) { fn(it, 1) })
+	})
+}
+
+// eachParallel is eachWeighted with the items of raw logs spread over
+// logs.Sinks goroutines, each with its own sink from newSink; a sketch's
+// bins all go to one sink.
+func (r *readFlags) eachParallel(e *env, paths []string, newSink func() func(estimate.Item, float64)) (logs.Stats, error) {
+	if len(paths) == 0 || isSketchFile(paths[0]) {
+		return r.eachWeighted(e, paths, newSink())
+	}
+	return r.readLogs(e, paths, func(opt logs.Options) (logs.Stats, error) {
+		return logs.EachParallel(e.context(), paths, opt, newSink)
+	})
+}
+
+// readLogs runs read with the flags' options, showing progress on a
+// terminal and printing the warnings to stderr unless --quiet.
+func (r *readFlags) readLogs(e *env, paths []string, read func(logs.Options) (logs.Stats, error)) (logs.Stats, error) {
 	opt, err := r.options()
 	if err != nil {
 		return logs.Stats{}, err
@@ -160,12 +183,7 @@ func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, 
 		p = &progress{w: e.stderr, start: time.Now()}
 		opt.Progress = p.update
 	}
-	var st logs.Stats
-	if opt.Histogram {
-		st, err = logs.EachWeightedContext(e.context(), paths, opt, fn)
-	} else {
-		st, err = logs.EachContext(e.context(), paths, opt, func(it estimate.Item) { fn(it, 1) })
-	}
+	st, err := read(opt)
 	p.clear()
 	if err != nil {
 		return st, fmt.Errorf("read %w", err)
@@ -218,21 +236,42 @@ func sketchStats(s *estimate.Sketch, files []string) logs.Stats {
 }
 
 // studyInput reads the inputs of a study: a sketch's fitting part, with
-// its held-out part and split set in opt, or a log (the study splits it).
-func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions) (fit.Sample, logs.Stats, error) {
+// its held-out part and split set in opt, or a log. A log goes through a
+// sketch of the study's split, read in one pass, unless the study may
+// need its items (n); then the study splits the items itself.
+func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n itemNeeds) (logInput, error) {
 	sk, ok, err := readSketches(args)
-	if err != nil || !ok {
-		if err != nil {
-			return fit.Sample{}, logs.Stats{}, err
-		}
-		return r.readSample(e, args)
+	switch {
+	case err != nil:
+		return logInput{}, err
+	case ok:
+		in := logInput{stats: sketchStats(sk, args), sketch: sk}
+		in.smp = useSketch(sk, opt)
+		return in, nil
 	}
-	fitOn, heldOut := sketchSamples(sk)
-	opt.HeldOut, opt.Holdout, opt.Seed = &heldOut, sk.Holdout, sk.Seed
-	if sk.Holdout == 0 {
+	in, err := r.readLogInput(e, args, n, opt.Holdout, opt.Seed)
+	if err == nil && in.sketch != nil {
+		in.smp = useSketch(in.sketch, opt)
+	}
+	return in, err
+}
+
+// useSketch sets the study's held-out part and split from sketch s and
+// returns its fitting part.
+func useSketch(s *estimate.Sketch, opt *fit.StudyOptions) fit.Sample {
+	fitOn, heldOut := sketchSamples(s)
+	opt.HeldOut, opt.Holdout, opt.Seed = &heldOut, s.Holdout, s.Seed
+	switch {
+	case s.Holdout == 0:
 		opt.HeldOut = &fitOn // nothing held out: measured on the fitting part
+	case fitOn.Len() == 0 || heldOut.Len() == 0:
+		// A few rows, all hashed to one part: the study says so and
+		// measures on the fitting items.
+		opt.HeldOut = nil
+		fitOn.Items = append(fitOn.Items, heldOut.Items...)
+		fitOn.Weights = append(fitOn.Weights, heldOut.Weights...)
 	}
-	return fitOn, sketchStats(sk, args), nil
+	return fitOn
 }
 
 func isTerminal(w io.Writer) bool {

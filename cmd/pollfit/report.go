@@ -40,8 +40,9 @@ of metrics with the command that reproduces it. It fetches nothing and
 reads on a phone. The fit flags are those of 'pollfit fit'; without a
 budget the fit spends what the first baseline spends. Every schedule is
 measured on the --holdout share of the items, which the estimates and the
-fit do not see. --by COLUMN adds fit --by's schedule per value, and its
-comparison with the one schedule, to the facts.`,
+fit do not see. A log is read as fit reads it: into a sketch in one pass,
+or, when it has signals or settles in batches, into items. --by COLUMN adds fit --by's schedule per
+value, and its comparison with the one schedule, to the facts.`,
 		flags: reportFlags,
 	})
 }
@@ -72,7 +73,9 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		front, err := reportFrontier(e.context(), rep)
+		line := newStageLine(e, "report: frontier", rf.quiet)
+		front, err := reportFrontier(e.context(), rep, line.progress())
+		line.stop()
 		if err != nil {
 			return err
 		}
@@ -102,8 +105,9 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 
 // reportFrontier is pollfit frontier's table for the report: seven
 // budgets around the fitted schedule's cost, through the same pipeline.
-func reportFrontier(ctx context.Context, rep *fitReport) ([]fit.FrontierPoint, error) {
+func reportFrontier(ctx context.Context, rep *fitReport, progress func(string)) ([]fit.FrontierPoint, error) {
 	opt := rep.opt
+	opt.Progress = progress
 	base := max(rep.res.Fitted.RequestsPerItem, 1.5)
 	var budgets []float64
 	for k := range 7 {

@@ -55,7 +55,7 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			if err := s.Merge(in); err != nil {
 				return err
 			}
-		} else if _, err := rf.eachWeighted(e, args, s.Add); err != nil {
+		} else if s, err = rf.sketchOf(e, args, s.Holdout, s.Seed); err != nil {
 			return err
 		}
 		return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return estimate.WriteSketch(w, s) })

@@ -34,4 +34,15 @@
 // Parquet page header is checked against its column chunk's size before
 // anything is allocated for it. Read collects the items into a slice,
 // for inputs that fit in memory.
+//
+// # Parallel reductions
+//
+// CSV chunks (cut at record starts, quoted newlines included) and Parquet
+// row groups are parsed on several goroutines, but Each hands the items
+// to one callback in input order. EachParallel hands them instead to
+// Sinks goroutines, each with its own reduction (an estimate.Sketch or
+// estimate.Accumulator) that the caller merges at the end, so that the
+// reduction is not the bottleneck; the runs of items each sink gets are
+// fixed by the input, not by timing, so the merged result is the same in
+// every run.
 package logs

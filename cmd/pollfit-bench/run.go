@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+)
+
+// command is one thing timed: a name and the child process to run.
+type command struct {
+	name string
+	argv []string
+}
+
+// nowSchedule is the schedule eval replays: the README's "now".
+const nowSchedule = "1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m"
+
+// commands are the children timed on the log at path, DuckDB's
+// histogram query first: the rest are compared with it.
+func commands(path, bin, old, dir string) ([]command, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	hist, err := writeQuery(dir, "histogram", histogramQuery(path))
+	if err != nil {
+		return nil, err
+	}
+	sk, err := estimate.SketchSQL(estimate.SQLOptions{Dialect: "duckdb", Table: "payments", Holdout: 0.3, Seed: 1})
+	if err != nil {
+		return nil, err
+	}
+	sketchQ, err := writeQuery(dir, "sketch", "CREATE VIEW payments AS SELECT * FROM "+source(path)+";\n"+sk)
+	if err != nil {
+		return nil, err
+	}
+	out := func(name string) string { return filepath.Join(dir, name) }
+	cmds := []command{
+		{"DuckDB histogram query", []string{self, "-duckdb", hist}},
+		{"DuckDB sketch query (pollfit sql)", []string{self, "-duckdb", sketchQ}},
+		{"pollfit estimate", []string{bin, "estimate", "-q", path}},
+		{"pollfit sketch", []string{bin, "sketch", "-q", "--force", "-o", out("bench.sketch.csv"), path}},
+		{"pollfit fit --requests-per-item 8 --horizon 15m", []string{bin, "fit", "-q", "--requests-per-item", "8", "--horizon", "15m", path}},
+		{"pollfit eval (one schedule)", []string{bin, "eval", "-q", "-s", "now=" + nowSchedule, path}},
+		{"pollfit frontier --budgets 4,8,16", []string{bin, "frontier", "-q", "--budgets", "4,8,16", path}},
+		{"pollfit report --requests-per-item 8", []string{bin, "report", "-q", "--force", "--requests-per-item", "8", "-o", out("bench.html"), path}},
+	}
+	if old != "" {
+		cmds = append(cmds,
+			command{"old pollfit fit --requests-per-item 8 --horizon 15m", []string{old, "fit", "-q", "--requests-per-item", "8", "--horizon", "15m", path}},
+			command{"old pollfit eval (one schedule)", []string{old, "eval", "-q", "-s", "now=" + nowSchedule, path}})
+	}
+	return cmds, nil
+}
+
+// source is DuckDB's table function reading the log at path.
+func source(path string) string {
+	q := "'" + strings.ReplaceAll(path, "'", "''") + "'"
+	if strings.HasSuffix(path, ".parquet") {
+		return "read_parquet(" + q + ")"
+	}
+	return "read_csv(" + q + ", header = true, columns = {'created_at': 'TIMESTAMPTZ', 'settled_at': 'TIMESTAMPTZ', 'status': 'VARCHAR'})"
+}
+
+// histogramQuery is the issue's DuckDB baseline: ages binned on a log
+// scale (1000 bins a decade), counted by status, with the sum of ages.
+func histogramQuery(path string) string {
+	return `SELECT status, floor(log10(greatest(epoch(settled_at) - epoch(created_at), 0.001)) * 1000) AS bin,
+	count(*) AS n, sum(epoch(settled_at) - epoch(created_at)) AS age_sum
+FROM ` + source(path) + ` GROUP BY ALL`
+}
+
+func writeQuery(dir, name, q string) (string, error) {
+	p := filepath.Join(dir, name+".sql")
+	return p, os.WriteFile(p, []byte(q), 0o644)
+}
+
+// measure is one child's wall time, CPU time and peak RSS.
+type measure struct {
+	wall, cpu float64
+	peakKB    int64
+}
+
+// best runs argv runs times and keeps the fastest wall time, the
+// largest peak.
+func best(argv []string, runs int) (measure, error) {
+	b := measure{wall: math.Inf(1)}
+	for range max(runs, 1) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Stdout, cmd.Stderr = nil, os.Stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return b, err
+		}
+		wall := time.Since(start).Seconds()
+		ps := cmd.ProcessState
+		if wall < b.wall {
+			b.wall, b.cpu = wall, (ps.UserTime() + ps.SystemTime()).Seconds()
+		}
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			b.peakKB = max(b.peakKB, ru.Maxrss) // kB on Linux: the child's VmHWM
+		}
+	}
+	return b, nil
+}
+
+// buildPollfit builds the pollfit binary into dir.
+func buildPollfit(dir string) (string, error) {
+	bin := filepath.Join(dir, "pollfit")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/pollfit")
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build pollfit: %v: %s", err, out)
+	}
+	return bin, nil
+}

@@ -1,0 +1,67 @@
+package logs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pollfit/pollfit/estimate"
+)
+
+// TestEachParallel reads payments.csv through four sinks: its 10000
+// items go in runs of 4096, so sinks 0 and 1 get 4096 each, sink 2 the
+// last 1808 and sink 3 none, each run the same items in the same order
+// as Each delivers them there.
+func TestEachParallel(t *testing.T) {
+	paths := []string{"../../testdata/payments.csv"}
+	want, wst, err := Read(paths, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]estimate.Item
+	st, err := EachParallel(context.Background(), paths, Options{}, func() func(estimate.Item, float64) {
+		k := len(got)
+		got = append(got, nil)
+		return func(it estimate.Item, w float64) {
+			if w != 1 {
+				t.Errorf("weight %g", w)
+			}
+			got[k] = append(got[k], it)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Items != wst.Items || st.Rows != 10000 || len(got) != Sinks {
+		t.Fatalf("%d items in %d rows to %d sinks, want %d", st.Items, st.Rows, len(got), wst.Items)
+	}
+	for k, n := range []int{4096, 4096, 1808, 0} {
+		if len(got[k]) != n {
+			t.Errorf("sink %d: %d items, want %d", k, len(got[k]), n)
+			continue
+		}
+		for i, it := range got[k] {
+			if w := want[k*4096+i]; it.Age != w.Age || it.Status != w.Status || it.Created != w.Created {
+				t.Fatalf("sink %d item %d: %+v, want %+v", k, i, it, w)
+			}
+		}
+	}
+}
+
+// TestEachParallelBadRow: a bad row is EachWeighted's error, with its
+// line and column, and the sinks are all closed.
+func TestEachParallelBadRow(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bad.csv")
+	text := "created_at,settled_at\n2026-01-01T00:00:00Z,2026-01-01T00:00:05Z\n2026-01-01T00:00:09Z,2026-01-01T00:00:05Z\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := EachParallel(context.Background(), []string{p}, Options{}, func() func(estimate.Item, float64) {
+		return func(estimate.Item, float64) {}
+	})
+	if err == nil || !strings.Contains(err.Error(), "bad.csv:3:") {
+		t.Errorf("error %v, want one at bad.csv:3", err)
+	}
+}
