@@ -113,6 +113,7 @@ func TestStudySegmentsMixed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits four segments twice")
 	}
+	t.Parallel() // minutes of fitting: shares the cores with the other slow tests
 	rows := loggen.Rows(loggen.Segmented, 10000, 1)
 	items := loggen.Items(rows)
 	idx := map[string]int{}

@@ -54,6 +54,7 @@ func randomNiceSchedule(r *rand.Rand, k int, h time.Duration) *schedule.Schedule
 // search alone (Fit, at the baseline's requests and stuck cost, without
 // the baseline as a candidate), and Study.
 func TestFitNeverLosesToANiceBaselineInSample(t *testing.T) {
+	t.Parallel() // minutes of fitting: shares the cores with the other slow tests
 	r := rand.New(rand.NewPCG(11, 5))
 	h := 5 * time.Minute
 	models := []loggen.Model{loggen.Payments, loggen.Deadline, loggen.Batch}
@@ -117,6 +118,7 @@ func TestFitBeatsBeforeAndNowInSample(t *testing.T) {
 // cost is within its cap, no interval or boundary is past the give-up
 // age, and the give-up age is one of the nice ages.
 func TestShippedSchedulesGiveUpAndCapTheStuck(t *testing.T) {
+	t.Parallel() // minutes of fitting: shares the cores with the other slow tests
 	nice := giveUpAges()
 	for _, log := range []string{"payments", "deadline", "batch"} {
 		items, _, err := logs.Read([]string{"../testdata/" + log + ".csv"}, logs.Options{})
@@ -214,6 +216,7 @@ func TestBootstrapCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("50 studies")
 	}
+	t.Parallel() // minutes of fitting: shares the cores with the other slow tests
 	base, err := schedule.Parse(beforeDSL + " until 15m")
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -87,7 +88,7 @@ func columnHint(args []string, opt logs.Options, col string) string {
 	if len(meds) < 2 || float64(kept) < 0.9*float64(total) {
 		return ""
 	}
-	slices.SortFunc(meds, func(a, b med) int { return cmpF(a.m, b.m) })
+	slices.SortFunc(meds, func(a, b med) int { return cmp.Compare(a.m, b.m) })
 	if meds[len(meds)-1].m < hintRatio*meds[0].m {
 		return ""
 	}
@@ -100,14 +101,4 @@ func columnHint(args []string, opt logs.Options, col string) string {
 		parts = append(parts, segmentName(m.v)+" "+schedule.FormatAge(m.m))
 	}
 	return fmt.Sprintf("%s separates answers (median %s): try --by %s", col, strings.Join(parts, ", "), col)
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/export"
@@ -56,27 +53,10 @@ func (r *readFlags) eachBy(e *env, args []string, by, cmd string, fn func(it est
 			return logs.Stats{}, usagef("%s: --by %s: %s is a sketch, which keeps no segment column: give the log itself", cmd, by, a)
 		}
 	}
-	opt, err := r.options()
-	if err != nil {
-		return logs.Stats{}, err
-	}
-	opt.By = by
-	var p *progress
-	if !r.quiet && isTerminal(e.stderr) {
-		p = &progress{w: e.stderr, start: time.Now()}
-		opt.Progress = p.update
-	}
-	st, err := logs.EachBy(args, opt, func(it estimate.Item, _ float64, seg int, v string) { fn(it, seg, v) })
-	p.clear()
-	if err != nil {
-		return st, fmt.Errorf("read %w", err)
-	}
-	if !r.quiet {
-		for _, w := range st.Warnings {
-			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
-		}
-	}
-	return st, nil
+	return r.readLogs(e, args, func(opt logs.Options) (logs.Stats, error) {
+		opt.By = by
+		return logs.EachBy(args, opt, func(it estimate.Item, _ float64, seg int, v string) { fn(it, seg, v) })
+	})
 }
 
 // segmentName is a segment's value for people, as -f dsl writes it:
