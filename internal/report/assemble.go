@@ -194,12 +194,12 @@ func deadlines(ds []estimate.Deadline) string {
 func budget(st *fit.StudyResult) string {
 	b := st.Budget
 	var s string
-	switch {
-	case b.RequestsPerItem > 0:
+	switch b.Kind() {
+	case fit.BudgetRequests:
 		s = fmt.Sprintf("%.3g requests per item", b.RequestsPerItem)
-	case b.AsksBy > 0:
+	case fit.BudgetAsksBy:
 		s = fmt.Sprintf("%d asks by %s to an item that never settles", b.AsksBy, schedule.FormatAge(b.AsksByAge.Seconds()))
-	case b.MaxAttempts > 0:
+	case fit.BudgetMaxAttempts:
 		s = fmt.Sprintf("%d attempts in all", b.MaxAttempts)
 	default:
 		s = fmt.Sprintf("price %.3g s of lag per request", b.Price)

@@ -99,7 +99,7 @@ func Summarise(st *fit.StudyResult, front []fit.FrontierPoint) *Summary {
 		c := st.Baselines[0]
 		s.Rows = append(s.Rows, summaryRow(c.Baseline, "baselines.0", "today"))
 		s.Points = append(s.Points, sameCost(c))
-		if st.Budget.RequestsPerItem > 0 {
+		if st.Budget.Kind() == fit.BudgetRequests {
 			s.Points = append(s.Points, sameLag(c))
 		}
 	}
@@ -117,7 +117,7 @@ func lead(st *fit.StudyResult) Sentence {
 	case st.BudgetFrom != "":
 		return Sentence{plain(fmt.Sprintf("Ship this schedule, fitted at %s's cost on the fitting items (", st.BudgetFrom)),
 			numFig("budget.requests_per_item", b.RequestsPerItem), plain(" requests per item; no budget was given, so the fit spends what today's schedule spends):")}
-	case b.RequestsPerItem > 0:
+	case b.Kind() == fit.BudgetRequests:
 		return Sentence{plain("Ship this schedule, fitted at the budget given, "), shown("budget.requests_per_item", b.RequestsPerItem, strconv.FormatFloat(b.RequestsPerItem, 'g', 3, 64)), plain(" requests per item:")}
 	}
 	return Sentence{plain("Ship this schedule, fitted at the budget given (" + budget(st) + "):")}
