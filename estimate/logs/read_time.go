@@ -6,8 +6,6 @@ import (
 	"math"
 	"strconv"
 	"time"
-
-	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // timeParser turns timestamp fields into Unix nanoseconds. The zero
@@ -370,9 +368,9 @@ func zoneOffset(b []byte) (int64, bool) {
 func parseDuration(b []byte) (float64, error) {
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {
-		d, derr := schedule.ParseDuration(string(b))
+		d, derr := time.ParseDuration(string(b))
 		if derr != nil {
-			return 0, errors.New("bad duration " + quoted(string(b)) + " (want seconds or a duration such as 1.5s or 2d)")
+			return 0, errors.New("bad duration " + quoted(string(b)) + " (want seconds or a Go duration like 1.5s)")
 		}
 		f = d.Seconds()
 	}

@@ -174,12 +174,3 @@ func TestReadRFC3339Corners(t *testing.T) {
 		t.Fatalf("got %v, %v", items, err)
 	}
 }
-
-// TestReadDurationDays: the duration column takes the schedule language's
-// durations, days included (2d = 172800 s, 1d12h = 129600 s).
-func TestReadDurationDays(t *testing.T) {
-	items, _, err := readText(t, "d.csv", "duration\n2d\n1d12h\n1.5s\n", Options{})
-	if err != nil || len(items) != 3 || items[0].Age != 172800 || items[1].Age != 129600 || items[2].Age != 1.5 {
-		t.Fatalf("got %v, %v", items, err)
-	}
-}
