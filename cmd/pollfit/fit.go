@@ -339,7 +339,7 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if len(args) == 0 {
 		return nil, usagef("%s: give LOG files or --model", cmd)
 	}
-	in, err := rf.studyInput(e, args, &opt, itemNeeds{signals: v.signals, batches: v.batches})
+	in, err := rf.studyInput(e, args, &opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines))
 	if err != nil {
 		return nil, err
 	}

@@ -129,7 +129,7 @@ func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *
 	if len(args) == 0 {
 		return fit.Sample{}, nil, usagef("frontier: give LOG files or --model")
 	}
-	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals})
+	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals}.withBaselines(opt.Baselines))
 	return in.smp, nil, err
 }
 

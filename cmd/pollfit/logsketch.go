@@ -23,6 +23,22 @@ type itemNeeds struct {
 	batches bool
 }
 
+// withBaselines adds what the baselines replayed beside a fit need: a
+// wall-clock aligned baseline needs the items' creation times, and one
+// that resets on signal needs the signals.
+func (n itemNeeds) withBaselines(bs []fit.Baseline) itemNeeds {
+	for _, b := range bs {
+		switch {
+		case b.Schedule == nil:
+		case len(b.Schedule.Aligned) > 0:
+			n.always = "baseline " + b.Name + "'s wall-clock aligned asks"
+		case b.Schedule.ResetOnSignal:
+			n.signals = true
+		}
+	}
+	return n
+}
+
 // logPass is what one streaming pass over raw logs found: the sketch,
 // and whether the log holds what only its items carry.
 type logPass struct {
