@@ -64,26 +64,21 @@ func (g *grid) lag(a, b int) float64 {
 // limits cut off a staircase, so the leftmost best predecessor of b never
 // comes before that of b − 1: the scan starts there. On candidates
 // zoomed around a schedule that is a few candidates per ask, not all.
-func (g *grid) solve(lambda, mu float64) []int { return g.solveScan(lambda, mu, true) }
+// Without interval limits the same property gives an O(n log n)
+// programme (solveQueue), which the limit's thousands of candidates need.
+func (g *grid) solve(lambda, mu float64) []int {
+	if g.minGap == 0 && g.maxGap == 0 {
+		return g.solveQueue(lambda, mu)
+	}
+	return g.solveScan(lambda, mu, true)
+}
 
 // solveScan is solve, with the monotone shortcut or without (for tests).
 func (g *grid) solveScan(lambda, mu float64, monotone bool) []int {
 	n := len(g.t)
 	v := make([]float64, n)
 	from := make([]int, n)
-	t0 := g.t[0]
-	v[0] = lambda * (g.total + g.pend[0])
-	if g.obj == RMS {
-		v[0] += 2 * (t0*g.i[0] - g.j[0])
-	} else {
-		v[0] += g.i[0]
-	}
-	if t0 <= g.countTo {
-		v[0] += mu
-	}
-	if g.freeStart {
-		v[0] = 0
-	}
+	v[0] = g.startCost(lambda, mu)
 	lo := 0
 	for b := 1; b < n; b++ {
 		tb := g.t[b]
@@ -91,11 +86,6 @@ func (g *grid) solveScan(lambda, mu float64, monotone bool) []int {
 			lo++
 		}
 		best, arg := math.Inf(1), -1
-		m := g.tieBreak
-		if tb <= g.countTo {
-			m += mu
-		}
-		askB := lambda * g.pend[b]
 		start := lo
 		if monotone && from[b-1] > lo {
 			start = from[b-1]
@@ -109,8 +99,45 @@ func (g *grid) solveScan(lambda, mu float64, monotone bool) []int {
 				best, arg = c, a
 			}
 		}
-		v[b], from[b] = best+askB+m, arg
+		v[b], from[b] = best+g.askCost(b, lambda, mu), arg
 	}
+	return pathOf(from)
+}
+
+// startCost is the programme's cost of the first candidate as the first
+// ask: its lag and requests (0 with a free start).
+func (g *grid) startCost(lambda, mu float64) float64 {
+	if g.freeStart {
+		return 0
+	}
+	t0 := g.t[0]
+	v := lambda * (g.total + g.pend[0])
+	if g.obj == RMS {
+		v += 2 * (t0*g.i[0] - g.j[0])
+	} else {
+		v += g.i[0]
+	}
+	if t0 <= g.countTo {
+		v += mu
+	}
+	return v
+}
+
+// askCost is the part of an ask's cost at t[b] that depends on b alone:
+// the pending items asked there, the tie break and μ.
+func (g *grid) askCost(b int, lambda, mu float64) float64 {
+	c := lambda*g.pend[b] + g.tieBreak
+	if g.t[b] <= g.countTo {
+		c += mu
+	}
+	return c
+}
+
+// pathOf follows from back from the last candidate to the first: the
+// indices of the asks, or nil when a candidate on the way has no
+// feasible predecessor.
+func pathOf(from []int) []int {
+	n := len(from)
 	var path []int
 	for k := n - 1; k >= 0; k = from[k] {
 		path = append(path, k)

@@ -122,27 +122,43 @@ func replayItems(r *replayer, smp Sample, m *Metrics) (lags, weights []float64, 
 		if w == 0 {
 			continue
 		}
-		v := r.item(it)
+		o := replayOne(r, it, m.Horizon)
 		switch {
 		case !it.Status.Final():
 			m.Pending += w
-			requests += w * float64(v.count(min(nanos(it.Age), m.Horizon)))
-		default:
-			t := nanos(it.Age)
-			if a, ok := v.next(t); ok && a <= m.Horizon {
-				m.Detected += w
-				lags = append(lags, (a - t).Seconds())
-				if weights != nil {
-					weights = append(weights, w)
-				}
-				requests += w * float64(v.count(a))
-			} else {
-				m.Missed += w
-				requests += w * float64(v.count(m.Horizon))
+		case o.seen:
+			m.Detected += w
+			lags = append(lags, o.lag)
+			if weights != nil {
+				weights = append(weights, w)
 			}
+		default:
+			m.Missed += w
 		}
+		requests += w * float64(o.asks)
 	}
 	return lags, weights, requests
+}
+
+// outcome is one item's replay: whether its final answer is seen by the
+// horizon, the lag then (seconds), and the asks it gets.
+type outcome struct {
+	seen bool
+	lag  float64
+	asks int64
+}
+
+// replayOne replays one item to the horizon, by Replay's rules.
+func replayOne(r *replayer, it estimate.Item, horizon time.Duration) outcome {
+	v := r.item(it)
+	if !it.Status.Final() {
+		return outcome{asks: v.count(min(nanos(it.Age), horizon))}
+	}
+	t := nanos(it.Age)
+	if a, ok := v.next(t); ok && a <= horizon {
+		return outcome{seen: true, lag: (a - t).Seconds(), asks: v.count(a)}
+	}
+	return outcome{asks: v.count(horizon)}
 }
 
 // nanos converts an age in seconds to whole nanoseconds, saturating

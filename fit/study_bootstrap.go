@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
@@ -20,13 +18,17 @@ var noInterval = Interval{math.NaN(), math.NaN()}
 // The bootstrap. The held-out items are resampled (Poisson bootstrap:
 // each item, or each bin of a histogram or sketch, counts a Poisson
 // number of times with the mean of its weight, seeded), every measured
-// schedule is replayed on each resample, and the 2.5th and 97.5th
+// schedule is measured on each resample, and the 2.5th and 97.5th
 // percentiles of a figure over the resamples are its interval. The
 // schedules stay as fitted: the intervals say how sure the held-out
 // figures are, not how a fit on other data would come out.
 
 // bootstrap sets the intervals of the fitted row, the baselines and the
-// comparisons from opt.Bootstrap resamples.
+// comparisons from opt.Bootstrap resamples. Each schedule is replayed
+// once; a resample reweights the items (resample k draws from a
+// generator seeded by the seed and k), and the resamples are shared
+// among GOMAXPROCS goroutines: the intervals do not depend on how many
+// there are.
 func (st *study) bootstrap() error {
 	n := st.opt.Bootstrap
 	r := st.res
@@ -38,30 +40,42 @@ func (st *study) bootstrap() error {
 		rows = append(rows, &r.Baselines[i].Baseline, &r.Baselines[i].Fitted)
 		scheds = append(scheds, st.opt.Baselines[i].Schedule, c.Schedule)
 	}
-	lag, p95, req := make([][]float64, len(rows)), make([][]float64, len(rows)), make([][]float64, len(rows))
-	change := make([][]float64, len(r.Baselines))
-	rng := rand.New(rand.NewPCG(st.opt.Seed, 0xb0075))
-	for range n {
+	reps := make([]*replayed, len(rows))
+	for k, row := range rows {
+		reps[k] = replayAll(scheds[k], st.test.Items, replayHorizon(scheds[k], st.test, row.Horizon))
+	}
+	seconds := make([]*replayed, len(r.Baselines))
+	for i, c := range r.Baselines {
+		if c.second != nil {
+			seconds[i] = replayAll(c.second, st.test.Items, replayHorizon(c.second, st.test, c.Fitted.Horizon))
+		}
+	}
+	lag, p95, req := grid2(len(rows), n), grid2(len(rows), n), grid2(len(rows), n)
+	change := grid2(len(r.Baselines), n)
+	draw := newPoissonDraws(st.test)
+	err := parallel(n, func(j int) error {
 		if err := st.stopped("bootstrap"); err != nil {
 			return err
 		}
-		smp := st.resample(rng)
-		ms := make([]Metrics, len(rows))
-		for k, row := range rows {
-			m, err := ReplaySample(scheds[k], smp, ReplayOptions{Horizon: row.Horizon})
-			if err != nil {
-				return err
-			}
-			ms[k] = m
-			lag[k], p95[k], req[k] = append(lag[k], m.Lag.Mean), append(p95[k], m.Lag.P95), append(req[k], m.RequestsPerItem)
+		w := make([]float64, st.test.Len())
+		draw.resample(rand.New(rand.NewPCG(st.opt.Seed, 0xb0075+uint64(j))), w)
+		mean := make([]float64, len(rows))
+		for k, rp := range reps {
+			mean[k], p95[k][j], req[k][j] = rp.measure(w)
+			lag[k][j] = mean[k]
 		}
-		for i := range r.Baselines {
-			x, err := st.replicateChange(smp, &r.Baselines[i], ms[1+2*i], ms[2+2*i])
-			if err != nil {
-				return err
+		for i, c := range r.Baselines {
+			y := mean[2+2*i]
+			if rp := seconds[i]; rp != nil {
+				m2, _, _ := rp.measure(w)
+				y += (m2 - y) * c.mix
 			}
-			change[i] = append(change[i], x)
+			change[i][j] = y/mean[1+2*i] - 1
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for k, row := range rows {
 		row.LagCI, row.P95CI, row.RequestsCI = interval(lag[k]), interval(p95[k]), interval(req[k])
@@ -73,28 +87,13 @@ func (st *study) bootstrap() error {
 	return nil
 }
 
-// resample is one Poisson bootstrap of the held-out items.
-func (st *study) resample(rng *rand.Rand) Sample {
-	smp := Sample{Items: st.test.Items, Weights: make([]float64, st.test.Len())}
-	for i := range smp.Items {
-		smp.Weights[i] = distuv.Poisson{Lambda: st.test.Weight(i), Src: rng}.Rand()
+// grid2 is rows slices of n.
+func grid2(rows, n int) [][]float64 {
+	out := make([][]float64, rows)
+	for k := range out {
+		out[k] = make([]float64, n)
 	}
-	return smp
-}
-
-// replicateChange is a comparison's Change on a resample: the fitted lag
-// at the baseline's cost, read off the two fits with the point
-// estimate's weights, against the baseline's lag there.
-func (st *study) replicateChange(smp Sample, c *Comparison, base, fitted Metrics) (float64, error) {
-	y := fitted.Lag.Mean
-	if c.second != nil {
-		m, err := ReplaySample(c.second, smp, ReplayOptions{Horizon: fitted.Horizon})
-		if err != nil {
-			return 0, err
-		}
-		y += (m.Lag.Mean - fitted.Lag.Mean) * c.mix
-	}
-	return y/base.Lag.Mean - 1, nil
+	return out
 }
 
 // interval is the 2.5th and 97.5th percentiles of xs (NaNs left out).

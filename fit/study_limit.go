@@ -188,13 +188,19 @@ func hindsight(l law, cands []float64, first float64, free bool, obj Objective, 
 		asks := g.ages(path[skip:])
 		return asks, evaluate(l, asks)
 	}
-	return bracketHull(l, at, cost)
+	return bracketHull(l, obj, at, cost)
 }
 
-// bracketHull searches the price per request for the two schedules of
-// at either side of cost (the cheaper within it) and mixes them to spend
-// cost exactly.
-func bracketHull(l law, at func(lambda float64) ([]float64, sums), cost float64) (mixed, error) {
+// bracketHull finds the two schedules of at either side of cost on the
+// lower convex hull of (requests, lag) (the cheaper within it) and mixes
+// them to spend cost exactly. It brackets cost with prices a factor 4
+// apart, then walks the hull (Eisner and Severance's search): at the
+// price where the two schedules cost the same, the programme finds a
+// hull vertex strictly below the line through them, which replaces the
+// one on its side of cost, or none, and they are neighbours on the hull.
+// Each step finds a new vertex, so a handful of programmes do what a
+// bisection of the price needs forty for.
+func bracketHull(l law, obj Objective, at func(lambda float64) ([]float64, sums), cost float64) (mixed, error) {
 	within := func(s sums) bool { return s.requests <= cost*(1+1e-12) }
 	hi := 1.0
 	b, sb := at(hi)
@@ -213,12 +219,17 @@ func bracketHull(l law, at func(lambda float64) ([]float64, sums), cost float64)
 		b, sb = a, sa
 		a, sa = at(lo)
 	}
-	for k := 0; hi/lo >= 1+1e-12 && k < 200; k++ {
-		mid := math.Sqrt(lo * hi)
-		if x, sx := at(mid); within(sx) {
-			hi, b, sb = mid, x, sx
+	for k := 0; k < 200 && sa.requests > sb.requests; k++ {
+		price := (sb.objective(obj) - sa.objective(obj)) / (sa.requests - sb.requests)
+		line := sa.objective(obj) + price*sa.requests
+		x, sx := at(price)
+		if !(sx.objective(obj)+price*sx.requests < line-1e-12*math.Abs(line)) {
+			break
+		}
+		if within(sx) {
+			b, sb = x, sx
 		} else {
-			lo, a, sa = mid, x, sx
+			a, sa = x, sx
 		}
 	}
 	w := 0.0

@@ -1,0 +1,66 @@
+package fit
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// replayed is a schedule replayed once on every item of a sample, so
+// that a reweighting of the items (a bootstrap resample) is measured
+// by sums alone: an item's outcome does not depend on the weights.
+type replayed struct {
+	out   []outcome
+	order []int // the seen items by increasing lag
+}
+
+// replayAll replays s on items to horizon (> 0).
+func replayAll(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) *replayed {
+	r := newReplayer(s)
+	rp := &replayed{out: make([]outcome, len(items))}
+	for i, it := range items {
+		rp.out[i] = replayOne(r, it, horizon)
+		if rp.out[i].seen {
+			rp.order = append(rp.order, i)
+		}
+	}
+	slices.SortFunc(rp.order, func(a, b int) int { return cmp.Compare(rp.out[a].lag, rp.out[b].lag) })
+	return rp
+}
+
+// measure is ReplaySample's mean lag, 95th percentile of the lag and
+// requests per item when item i weighs weights[i] (NaN lags when no
+// answer is seen).
+func (rp *replayed) measure(weights []float64) (mean, p95, perItem float64) {
+	var total, requests, seen, sum float64
+	for i, o := range rp.out {
+		w := weights[i]
+		total += w
+		requests += w * float64(o.asks)
+		if o.seen {
+			seen += w
+			sum += w * o.lag
+		}
+	}
+	perItem = requests / total
+	if !(seen > 0) {
+		return math.NaN(), math.NaN(), perItem
+	}
+	// The smallest lag whose cumulative weight reaches 95% of the seen
+	// items' (the largest lag if rounding keeps it short).
+	target := percentiles[2] / 100 * seen
+	var cum float64
+	for _, i := range rp.order {
+		if w := weights[i]; w > 0 {
+			p95 = rp.out[i].lag
+			if cum += w; cum >= target {
+				break
+			}
+		}
+	}
+	return sum / seen, p95, perItem
+}
