@@ -3,6 +3,7 @@ package estimate
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -96,6 +97,37 @@ func TestTimestampResolution(t *testing.T) {
 	for unit, want := range map[float64]float64{60: 60, 1: 1, 0.1: 0.1, 0.001: 0} {
 		if got := accumulate(roundLog(items, unit)).TimestampResolution(); got != want {
 			t.Errorf("rounded to %v s: resolution %v, want %v", unit, got, want)
+		}
+	}
+}
+
+// An accumulator fed by AddPhase alone finds the period, and the
+// timestamps' resolution, that one fed every item finds: on batch logs
+// and a smooth one, rounded to whole seconds and not, with pending
+// items, failures and items without a creation time among them.
+func TestAddPhaseIsPeriodicitysPart(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	for k, items := range [][]Item{batchLog(r, 3000, 0.6, 300, 2, 3), roundLog(batchLog(r, 3000, 0.5, 60, 1, 0), 1), batchLog(r, 3000, 0, 300, 2, 3)} {
+		for i := range items {
+			switch i % 7 {
+			case 1:
+				items[i].Status = Pending
+			case 2:
+				items[i].Status = Failed
+			case 3:
+				items[i].Created, items[i].Dated = 0, false
+			}
+		}
+		full, phase := accumulate(items), new(Accumulator)
+		for _, it := range items {
+			phase.AddPhase(it, 1)
+		}
+		pf, pp := Periodicity(full, PeriodOptions{}), Periodicity(phase, PeriodOptions{})
+		if !reflect.DeepEqual(pf, pp) || full.TimestampResolution() != phase.TimestampResolution() {
+			t.Errorf("log %d: every item gives %+v (resolution %v), the phases alone %+v (%v)", k, pf, full.TimestampResolution(), pp, phase.TimestampResolution())
+		}
+		if k == 0 && pf == nil {
+			t.Errorf("log %d: no period found in a batch log", k)
 		}
 	}
 }

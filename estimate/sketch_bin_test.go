@@ -6,41 +6,44 @@ import (
 	"testing"
 )
 
-// TestFastSketchBin: the table gives the logarithm's bin for every age
+// TestBinTables: each table gives its logarithm's bin for every age
 // tried: each bin's lower edge and the floats either side of it, whole
 // and round ages (1 s, 60 s, every millisecond to 200 s), and 200 000
 // ages spread log-uniformly over the grid and beyond its ends.
-func TestFastSketchBin(t *testing.T) {
-	check := func(a float64) {
-		if got, want := fastSketchBin(a), sketchBin(a); got != want {
-			t.Fatalf("age %v (bits %#x): table bin %d, log bin %d", a, math.Float64bits(a), got, want)
+func TestBinTables(t *testing.T) {
+	for name, tab := range map[string]*binTable{"sketch": sketchTable, "age": ageTable} {
+		check := func(a float64) {
+			if got, want := tab.find(a), tab.bin(a); got != want {
+				t.Fatalf("%s: age %v (bits %#x): table bin %d, log bin %d", name, a, math.Float64bits(a), got, want)
+			}
 		}
-	}
-	fastSketchBin(1) // builds the table
-	for i := 1; i <= sketchBins+1; i++ {
-		e := binTable.edge[i]
-		check(e)
-		check(math.Nextafter(e, 0))
-		check(math.Nextafter(e, math.Inf(1)))
-		if sketchBin(e) < i || sketchBin(math.Nextafter(e, 0)) >= i {
-			t.Fatalf("edge %d at %v is not the least age of bin %d", i, e, i)
+		tab.find(1) // builds the table
+		for i := 1; i <= tab.bins+1; i++ {
+			e := tab.edge[i]
+			check(e)
+			check(math.Nextafter(e, 0))
+			check(math.Nextafter(e, math.Inf(1)))
+			if tab.bin(e) < i || tab.bin(math.Nextafter(e, 0)) >= i {
+				t.Fatalf("%s: edge %d at %v is not the least age of bin %d", name, i, e, i)
+			}
 		}
-	}
-	for _, a := range []float64{0, 1e-4, 1e-3, 1, 10, 60, 3600, 86400, 1e10, 2e10, math.MaxFloat64} {
-		check(a)
-	}
-	for ms := 1; ms < 200000; ms++ {
-		check(float64(ms) / 1000)
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 200_000 {
-		check(math.Pow(10, -4+15*r.Float64()))
+		for _, a := range []float64{0, 1e-4, 1e-3, 1, 10, 60, 3600, 86400, 1e10, 2e10, math.MaxFloat64, math.Inf(1)} {
+			check(a)
+		}
+		for ms := 1; ms < 200000; ms++ {
+			check(float64(ms) / 1000)
+		}
+		r := rand.New(rand.NewPCG(1, 2))
+		for range 200_000 {
+			check(math.Pow(10, -4+15*r.Float64()))
+		}
 	}
 }
 
 func BenchmarkBuildBinTable(b *testing.B) {
 	for b.Loop() {
-		buildBinTable()
+		t := &binTable{bin: sketchBin, lo: sketchMin, hi: sketchMax, bins: sketchBins, perDecade: sketchPerDecade, nudge: sketchNudge}
+		t.build()
 	}
 }
 

@@ -9,6 +9,10 @@
 // of a Swift compiler to test it with: an iOS client reads Asks or the
 // JSON document.
 //
+// WriteSegments writes one schedule per value of a column (pollfit fit
+// --by), with a fallback for any other value, in every format but Asks:
+// see its documentation, and Kotlin below.
+//
 // # DSL
 //
 // DSL writes the canonical one-line form, schedule.Format, preceded by
@@ -163,6 +167,16 @@
 // All in whole milliseconds, exactly: Kotlin refuses a schedule with
 // finer durations. The BackOff keeps to the timeline as the Go one
 // does; its wait is waitMs because wait() belongs to java.lang.Object.
+//
+// A schedule per segment (WriteSegments) is the fallback's object, then
+// a class named after it, PollSchedule by default, with the same API
+// over one schedule (its BackOff an inner class, made from an instance),
+// whose companion holds by (the column), values (a Map from each value to
+// its schedule), fallback (the object's schedule) and scheduleFor(value),
+// the value's schedule or, for a value not in values, the fallback:
+//
+//	val p = PollSchedule.scheduleFor(method)
+//	val b = p.BackOff() // p.asks(horizonMs), p.next(ageMs), ... as Poll's
 //
 // # Asks
 //

@@ -51,8 +51,11 @@ func (s Segments) check() error {
 // schedule document, with the fallback; "go" a map from value to
 // schedule with a For(value) method that returns the fallback for a value
 // not in it; "js" and "ts" the module of the fallback with segments (one
-// API per value: schedule, next, asks, BackOff, ...) and scheduleFor(value).
-// "kotlin" and "asks" have no segmented form yet.
+// API per value: schedule, next, asks, BackOff, ...) and scheduleFor(value);
+// "kotlin" the object of the fallback and a class of the same API over
+// any schedule, whose companion holds values (a map from value to
+// schedule), fallback and scheduleFor(value) (goOpt's Package and Var
+// name the package and the object). "asks" has no segmented form.
 func WriteSegments(w io.Writer, format string, s Segments, meta *Meta, goOpt GoOptions) error {
 	if err := s.check(); err != nil {
 		return err
@@ -72,7 +75,7 @@ func WriteSegments(w io.Writer, format string, s Segments, meta *Meta, goOpt GoO
 	case "ts":
 		return jsSegments(w, s, JSOptions{Args: goOpt.Args, Meta: meta}, true)
 	case "kotlin":
-		return fmt.Errorf("export: kotlin has no per-segment form yet: use json, go, js, ts or dsl, or export each segment's schedule on its own")
+		return kotlinSegments(w, s, KotlinOptions{Package: goOpt.Package, Object: goOpt.Var, Args: goOpt.Args, Meta: meta})
 	case "asks":
 		return errors.New("export: asks lists one schedule's asks: export each segment's schedule on its own, or use json")
 	}

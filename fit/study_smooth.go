@@ -124,21 +124,33 @@ func (st *study) crossValidate(o Options) (best int, ok bool) {
 		return 0, false
 	}
 	halves := [2]Sample{a, b}
-	scores := make([][]float64, len(bandwidthFactors))
+	// The exact fits, on each half at each bandwidth, are independent:
+	// they run in parallel, then score in order.
+	nb := len(bandwidthFactors)
+	type fitted struct {
+		asks []float64
+		mult float64
+		ok   bool
+	}
+	fits := make([]fitted, 2*nb)
+	kms := [2]*estimate.Survival{sampleKM(a), sampleKM(b)}
+	parallel(len(fits), func(j int) error {
+		d := estimate.Density(kms[j/nb], estimate.DensityOptions{Bandwidth: bandwidthFactors[j%nb] * st.isj * math.Pow(2, 0.2)})
+		f := &fits[j]
+		f.asks, f.mult, f.ok = exactAsks(d, o)
+		return nil
+	})
+	scores := make([][]float64, nb)
 	var ws []float64
-	for k, on := range halves {
-		km, other := sampleKM(on), halves[1-k]
-		lambda := 0.0
-		for i, f := range bandwidthFactors {
-			d := estimate.Density(km, estimate.DensityOptions{Bandwidth: f * st.isj * math.Pow(2, 0.2)})
-			asks, mult, ok := exactAsks(d, o)
-			if !ok {
+	for k := range halves {
+		other := halves[1-k]
+		lambda := fits[k*nb].mult // one price per request for every candidate
+		for i := range bandwidthFactors {
+			f := fits[k*nb+i]
+			if !f.ok {
 				return 0, false
 			}
-			if i == 0 {
-				lambda = mult // one price per request for every candidate
-			}
-			scores[i] = append(scores[i], itemScores(other, asks, o.Objective, lambda)...)
+			scores[i] = append(scores[i], itemScores(other, f.asks, o.Objective, lambda)...)
 		}
 		for j := range other.Items {
 			ws = append(ws, other.Weight(j))

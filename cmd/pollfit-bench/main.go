@@ -16,6 +16,7 @@
 // same file.
 //
 //	cd cmd/pollfit-bench && go run . -rows 1000000,10000000 -dir /tmp/pollfit-bench
+//	go run . -rows 100000000 -formats parquet
 package main
 
 import (
@@ -35,6 +36,7 @@ func main() {
 	only := flag.String("only", "", "run only the commands whose names contain this")
 	old := flag.String("old", "", "another pollfit binary (say, main's) whose fit and eval are timed too")
 	duck := flag.String("duckdb", "", "internal: run this DuckDB query file once")
+	formats := flag.String("formats", "parquet,csv", "log formats to generate and time, comma-separated")
 	csvAll = flag.Bool("csv-all", false, "time frontier and report on the CSV logs too (their work after reading is the Parquet log's)")
 	flag.Parse()
 	if *duck != "" {
@@ -44,13 +46,13 @@ func main() {
 		}
 		return
 	}
-	if err := bench(*rows, *dir, *bin, *old, *only, *runs); err != nil {
+	if err := bench(*rows, *formats, *dir, *bin, *old, *only, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "pollfit-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(sizes, dir, bin, old, only string, runs int) error {
+func bench(sizes, formats, dir, bin, old, only string, runs int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -67,7 +69,11 @@ func bench(sizes, dir, bin, old, only string, runs int) error {
 		if err != nil || n < 1 {
 			return fmt.Errorf("-rows: %q is not a number of rows", f)
 		}
-		for _, ext := range []string{".parquet", ".csv"} {
+		for _, format := range strings.Split(formats, ",") {
+			ext := "." + strings.TrimSpace(format)
+			if ext != ".parquet" && ext != ".csv" {
+				return fmt.Errorf("-formats: %q is not parquet or csv", format)
+			}
 			path := filepath.Join(dir, fmt.Sprintf("payments-%d%s", n, ext))
 			if err := ensureLog(path, n); err != nil {
 				return err

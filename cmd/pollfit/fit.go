@@ -82,8 +82,11 @@ on the same items, and "segmenting: N% less mean lag". -f dsl prints
 VALUE: SCHEDULE lines, then "*: " and the one schedule for other values;
 -f go a Segments value with For(value); -f js and ts a module whose
 scheduleFor(value) returns the API (asks, next, BackOff, ...) of the
-value's schedule; -f json a map from value to schedule document. --by
-reads logs, not sketches or histograms.
+value's schedule; -f kotlin the object Poll and a class PollSchedule of
+the same API, whose PollSchedule.scheduleFor(value) returns the value's
+schedule; -f json a map from value to schedule document; each gives the
+one schedule for a value not fitted. --by reads logs, not sketches or
+histograms.
 
 Without --by, a column the read did not use is named on stderr when its
 values answer at clearly different ages: medians at least 3× apart among

@@ -57,9 +57,9 @@ func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 		return usagef("fit: --plot draws one schedule: run without --by")
 	}
 	switch strings.ToLower(format) {
-	case "", "dsl", "json", "go", "js", "ts":
+	case "", "dsl", "json", "go", "js", "ts", "kotlin":
 	default:
-		return usagef("fit: --by writes -f dsl, json, go, js or ts (one schedule per value); for %s, export each value's schedule on its own", format)
+		return usagef("fit: --by writes -f dsl, json, go, js, ts or kotlin (one schedule per value); for %s, export each value's schedule on its own", format)
 	}
 	rep, err := runSegments(e, rf, v, bf, args, "fit")
 	if err != nil {
@@ -126,7 +126,7 @@ func giveUpAge(r fit.Row) string {
 func segmentingText(s *fit.SegmentStudy) string {
 	t, o := s.Total, s.Shared.Fitted
 	return fmt.Sprintf("segmenting: %s mean lag at the same budget (%s vs %s at %.2f vs %.2f requests per item, on the same %.0f held-out items)",
-		fit.FormatChange(t.LagMean/o.Lag.Mean-1), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
+		fit.FormatChange(report.SegmentChange(s)), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
 }
 
 // The JSON of pollfit fit --by:
@@ -179,7 +179,7 @@ func (r *segmentReport) writeJSON(w io.Writer) error {
 		Total: totalJSON{Items: s.Total.Items, LagMean: finite(s.Total.LagMean), RequestsPerItem: finite(s.Total.RequestsPerItem),
 			Stuck: finite(s.Total.Stuck), MissedShare: finite(s.Total.MissedShare)},
 		Shared:  sharedJSON{Schedule: schedule.Format(s.Shared.Schedule), Row: s.Shared.Fitted},
-		Change:  finite(s.Total.LagMean/s.Shared.Fitted.Lag.Mean - 1),
+		Change:  finite(report.SegmentChange(s)),
 		Holdout: holdoutJSON{Share: s.Shared.Holdout, Seed: s.Shared.Seed, FitItems: s.Shared.FitOn.Total(), Test: s.Shared.HeldOut.Total()}}
 	for _, f := range s.Segments {
 		out.Segments = append(out.Segments, segmentJSON{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,

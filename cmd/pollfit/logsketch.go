@@ -58,7 +58,7 @@ type passSink struct {
 func (s *passSink) add(it estimate.Item, w float64) {
 	s.sk.Add(it, w)
 	if s.acc != nil {
-		s.acc.AddWeighted(it, w)
+		s.acc.AddPhase(it, w)
 	}
 	if !s.signals && it.HasSignal() {
 		s.signals = true

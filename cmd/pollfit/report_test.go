@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"path/filepath"
@@ -149,6 +150,13 @@ func TestReportSummaryIsFitsJSON(t *testing.T) {
 // key (array indices as numbers).
 func checkJSONFigure(t *testing.T, js any, key, val string) {
 	t.Helper()
+	if err := jsonFigureErr(js, key, val); err != nil {
+		t.Error(err)
+	}
+}
+
+// jsonFigureErr is nil when the JSON js holds val at the dotted path key.
+func jsonFigureErr(js any, key, val string) error {
 	v := js
 	for _, p := range strings.Split(key, ".") {
 		switch n := v.(type) {
@@ -157,25 +165,24 @@ func checkJSONFigure(t *testing.T, js any, key, val string) {
 		case []any:
 			i, err := strconv.Atoi(p)
 			if err != nil || i >= len(n) {
-				t.Errorf("%s: no index %s in fit --json", key, p)
-				return
+				return fmt.Errorf("%s: no index %s in the JSON", key, p)
 			}
 			v = n[i]
 		default:
-			t.Errorf("%s: not in fit --json", key)
-			return
+			return fmt.Errorf("%s: not in the JSON", key)
 		}
 	}
 	switch w := v.(type) {
 	case float64:
 		if got, err := strconv.ParseFloat(val, 64); err != nil || got != w {
-			t.Errorf("%s: summary %s, fit --json %v", key, val, w)
+			return fmt.Errorf("%s: report %s, JSON %v", key, val, w)
 		}
 	case string:
 		if val != w {
-			t.Errorf("%s: summary %q, fit --json %q", key, val, w)
+			return fmt.Errorf("%s: report %q, JSON %q", key, val, w)
 		}
 	default:
-		t.Errorf("%s: fit --json has %v (%T), the summary %s", key, v, v, val)
+		return fmt.Errorf("%s: the JSON has %v (%T), the report %s", key, v, v, val)
 	}
+	return nil
 }

@@ -38,6 +38,7 @@ table { border-collapse: collapse; font-size: 0.9rem; min-width: 100%; }
 th, td { padding: 0.3rem 0.55rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
 th { background: #f6f8fa; position: sticky; top: 0; }
 td.name, th.name { text-align: left; font-weight: 600; }
+td.schedule, th.schedule { text-align: left; white-space: normal; min-width: 14rem; overflow-wrap: anywhere; }
 h3 { font-size: 1rem; margin: 1.2rem 0 0.3rem; }
 dl.schedules dt { font-weight: 600; margin-top: 0.4rem; }
 dl.schedules dd { margin: 0 0 0 1rem; overflow-wrap: anywhere; }
@@ -85,11 +86,18 @@ a { color: var(--accent); }
 <li>{{template "sentence" .}}</li>
 {{- end}}
 </ul>
-{{- range .Segments}}
-<h3 class="segment">{{.Value}}</h3>
-<p>{{template "sentence" .Lead}}</p>
-<pre>{{.Schedule}}</pre>
-<ul>
+{{- with .Segments}}
+<h3>One schedule per value of {{.By}}</h3>
+<p id="segments-lead">{{template "sentence" .Lead}}</p>
+<div class="table"><table id="segments">
+<thead><tr><th class="name">{{.By}}</th><th>share</th><th>mean lag</th><th>p95</th><th>requests / item</th><th>budget</th><th>stuck asks</th><th>missed</th><th>give up</th><th class="schedule">schedule</th></tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr><td class="name">{{.Name}}</td><td>{{template "part" .Share}}</td><td>{{template "part" .Lag}}</td><td>{{template "part" .P95}}</td><td>{{template "part" .Req}}</td><td>{{template "part" .Budget}}</td><td>{{template "part" .Stuck}}</td><td>{{template "part" .Missed}}</td><td>{{template "part" .GiveUp}}</td><td class="schedule">{{template "part" .Schedule}}</td></tr>
+{{- end}}
+</tbody>
+</table></div>
+<ul id="segments-points">
 {{- range .Points}}
 <li>{{template "sentence" .}}</li>
 {{- end}}

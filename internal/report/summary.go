@@ -16,7 +16,7 @@ import (
 // same-cost and same-lag comparisons; the stuck cost, the give-up age
 // and the frontier's knee. Every figure is the study's (or, for the
 // knee, the frontier table's), never computed here, and each names where
-// pollfit fit --json writes it.
+// pollfit fit --json writes it (for the Segments table, fit --by's).
 type Summary struct {
 	// Lead says what to ship and at what cost.
 	Lead Sentence
@@ -27,16 +27,10 @@ type Summary struct {
 	// Points are the comparisons, the stuck cost, the give-up age and
 	// the knee, a sentence each.
 	Points []Sentence
-	// Segments is the hook for --by (issue 13, item 1): one summary per
-	// value of the segmenting column, each made by Summarise from that
-	// segment's study, shown after the whole log's. Empty without --by.
-	Segments []Segment
-}
-
-// Segment is the summary of one value of the --by column.
-type Segment struct {
-	Value string
-	*Summary
+	// Segments is, with --by, the schedule to ship for each value of the
+	// column beside the one schedule (SummariseSegments), shown after
+	// the whole log's; nil without --by.
+	Segments *SegmentTable
 }
 
 // SummaryRow is one schedule of the summary's table.
