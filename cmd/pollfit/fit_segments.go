@@ -126,7 +126,7 @@ func giveUpAge(r fit.Row) string {
 func segmentingText(s *fit.SegmentStudy) string {
 	t, o := s.Total, s.Shared.Fitted
 	return fmt.Sprintf("segmenting: %s mean lag at the same budget (%s vs %s at %.2f vs %.2f requests per item, on the same %.0f held-out items)",
-		fit.FormatChange(report.SegmentChange(s)), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
+		fit.FormatChange(s.Change()), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
 }
 
 // The JSON of pollfit fit --by:
@@ -179,7 +179,7 @@ func (r *segmentReport) writeJSON(w io.Writer) error {
 		Total: totalJSON{Items: s.Total.Items, LagMean: finite(s.Total.LagMean), RequestsPerItem: finite(s.Total.RequestsPerItem),
 			Stuck: finite(s.Total.Stuck), MissedShare: finite(s.Total.MissedShare)},
 		Shared:  sharedJSON{Schedule: schedule.Format(s.Shared.Schedule), Row: s.Shared.Fitted},
-		Change:  finite(report.SegmentChange(s)),
+		Change:  finite(s.Change()),
 		Holdout: holdoutJSON{Share: s.Shared.Holdout, Seed: s.Shared.Seed, FitItems: s.Shared.FitOn.Total(), Test: s.Shared.HeldOut.Total()}}
 	for _, f := range s.Segments {
 		out.Segments = append(out.Segments, segmentJSON{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,

@@ -40,13 +40,6 @@ type SegmentRow struct {
 	Missed, GiveUp, Schedule            Part
 }
 
-// SegmentChange is the segmenting figure: the change in mean lag from the
-// one schedule to the segments' schedules together, on the same held-out
-// items (-0.65 for 65% less). pollfit fit --by writes it as "change".
-func SegmentChange(s *fit.SegmentStudy) float64 {
-	return s.Total.LagMean/s.Shared.Fitted.Lag.Mean - 1
-}
-
 // SummariseSegments is the summary's table of the study s of a log
 // split by the column by.
 func SummariseSegments(by string, s *fit.SegmentStudy) *SegmentTable {
@@ -111,7 +104,7 @@ func segmentsLead(by string, s *fit.SegmentStudy) Sentence {
 // schedule, as fit --by's last line does.
 func segmentingSentence(s *fit.SegmentStudy) Sentence {
 	t, o := s.Total, s.Shared.Fitted
-	ch := SegmentChange(s)
+	ch := s.Change()
 	chp := shown("by.change", ch, fit.FormatChange(ch))
 	if chp.Figs == nil { // not finite: "no comparable"
 		chp = plain(fit.FormatChange(ch))
