@@ -156,4 +156,15 @@
 // by its hash. SketchSQL writes, for DuckDB, PostgreSQL, BigQuery, Spark,
 // ClickHouse and Snowflake, the SELECT whose CSV result is a table's
 // sketch, and ReadSketch reads that result as pollfit's own.
+//
+// A segmented sketch (NewSegmentedSketch, AddBy) also keeps one sketch
+// per value of a column (at most MaxSketchSegments), each of the same
+// split: the value does not enter the hash, so the sketch of all values
+// together is the unsegmented sketch of the same rows, and each value's
+// is the sketch of its rows alone. Its file (format version 2) has a
+// segment column; segmented sketches of the same column merge value by
+// value. SQLOptions.By makes SketchSQL group by the column too. The rows
+// of a sketch file are SketchRow values (Sketch.Rows, Sketch.AddRow), so
+// that package estimate/logs writes and reads the same sketch as Parquet
+// without estimate linking a file format.
 package estimate

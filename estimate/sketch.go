@@ -8,8 +8,10 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// SketchVersion is the version of the sketch file format.
-const SketchVersion = 1
+// SketchVersion is the version of the sketch file format that
+// WriteSketch writes; ReadSketch also reads version 1, which has no
+// segment column.
+const SketchVersion = 2
 
 // A Sketch is the fixed-size summary of a settle-time log that fits and
 // replays need, in two parts: the items to fit on and the items held out
@@ -29,8 +31,15 @@ type Sketch struct {
 	// the hash's seed.
 	Holdout float64
 	Seed    uint64
-	// Fit and HeldOut are the parts.
+	// Fit and HeldOut are the parts (of all segments together, in a
+	// segmented sketch).
 	Fit, HeldOut SketchPart
+	// By is the column a segmented sketch is split by ("" when it is
+	// not), and Segments its sketch of each value of the column, in the
+	// order the values came (see NewSegmentedSketch).
+	By       string
+	Segments []*SketchSegment
+	segIndex map[string]int
 }
 
 // The sketch's age bins: bin 0 holds ages below sketchMin, bins
@@ -110,6 +119,10 @@ func mergeLeast(p, q *binStat) {
 	}
 }
 
+// Merge adds the items of q to p: a sketch's two parts merged are all
+// its items.
+func (p *SketchPart) Merge(q *SketchPart) { p.merge(q) }
+
 // merge adds q to p.
 func (p *SketchPart) merge(q *SketchPart) {
 	for i := range p.settled {
@@ -135,34 +148,56 @@ func NewSketch(holdout float64, seed uint64) (*Sketch, error) {
 // Add adds an item standing for w identical rows. A single row (w = 1)
 // goes to the part its hash chooses; a weighted row (a histogram bin) is
 // thinned binomially, seeded by its hash, so that its share held out is
-// about Holdout.
+// about Holdout. In a segmented sketch, Add counts the row in no segment:
+// use AddBy.
 func (s *Sketch) Add(it Item, w float64) {
+	fitW, outW := s.split(it, w)
+	s.Fit.addSplit(it, fitW)
+	s.HeldOut.addSplit(it, outW)
+}
+
+// split is how much of an item standing for w rows goes to each part.
+func (s *Sketch) split(it Item, w float64) (fitW, outW float64) {
 	h := rowHash(s.Seed, it)
 	if w == 1 {
 		if held(h, s.Holdout) {
-			s.HeldOut.add(it, 1)
-		} else {
-			s.Fit.add(it, 1)
+			return 0, 1
 		}
-		return
+		return 1, 0
 	}
-	out := 0.0
 	if n := math.Floor(w); n > 0 && s.Holdout > 0 && !math.IsInf(w, 0) {
-		out = distuv.Binomial{N: n, P: s.Holdout, Src: rand.NewPCG(h, s.Seed)}.Rand()
+		outW = distuv.Binomial{N: n, P: s.Holdout, Src: rand.NewPCG(h, s.Seed)}.Rand()
 	}
-	if w-out > 0 {
-		s.Fit.add(it, w-out)
-	}
-	if out > 0 {
-		s.HeldOut.add(it, out)
+	return w - outW, outW
+}
+
+// addSplit adds an item standing for w rows when w > 0.
+func (p *SketchPart) addSplit(it Item, w float64) {
+	if w > 0 {
+		p.add(it, w)
 	}
 }
 
-// Merge adds the rows of t to s; both must have the same split.
+// Merge adds the rows of t to s; both must have the same split and the
+// same segment column (or none), and segments merge value by value.
 func (s *Sketch) Merge(t *Sketch) error {
 	if s.Holdout != t.Holdout || s.Seed != t.Seed {
 		return fmt.Errorf("sketch: merge a split of %g (seed %d) into one of %g (seed %d): sketches merge only with the same --holdout and --seed",
 			t.Holdout, t.Seed, s.Holdout, s.Seed)
+	}
+	if s.By != t.By {
+		return fmt.Errorf("sketch: merge a sketch %s into one %s: sketches merge only when segmented by the same column (sketch --by)", byText(t.By), byText(s.By))
+	}
+	if n := len(s.Segments) + s.newValues(t); n > MaxSketchSegments && s.By != "" {
+		return fmt.Errorf("sketch: merged, %d values of %s: a segmented sketch keeps at most %d", n, s.By, MaxSketchSegments)
+	}
+	for _, g := range t.Segments {
+		d, err := s.segment(g.Value)
+		if err != nil {
+			return err
+		}
+		d.Fit.merge(&g.Fit)
+		d.HeldOut.merge(&g.HeldOut)
 	}
 	s.Fit.merge(&t.Fit)
 	s.HeldOut.merge(&t.HeldOut)
@@ -237,31 +272,4 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
-}
-
-// Bins are a part's items as weighted items, one a non-empty bin and
-// kind (settled, failed, pending), at the bin's common age, or its mean
-// age when they differ.
-func (p *SketchPart) Bins() (items []Item, weights []float64) {
-	for i := range p.settled {
-		for _, k := range p.kinds(i) {
-			if k.b.w > 0 {
-				items = append(items, Item{Age: k.b.age(), Status: k.status})
-				weights = append(weights, k.b.w)
-			}
-		}
-	}
-	return items, weights
-}
-
-// binKind is one kind of a bin, for walking them.
-type binKind struct {
-	name   string
-	status Status
-	b      *binStat
-}
-
-// kinds are bin i's three kinds, in the file's order.
-func (p *SketchPart) kinds(i int) [3]binKind {
-	return [3]binKind{{"settled", Settled, &p.settled[i]}, {"failed", Failed, &p.failed[i]}, {"pending", Pending, &p.pending[i]}}
 }

@@ -19,6 +19,8 @@ type sqlDialect struct {
 	log10 func(x string) string
 	// text is a status column trimmed and in lower case.
 	text func(col string) string
+	// str is the string type for CAST; segment columns are cast to it.
+	str string
 }
 
 func pctMod(a, b string) string   { return "((" + a + ") % " + b + ")" }
@@ -31,28 +33,34 @@ var sqlDialects = map[string]sqlDialect{
 	"duckdb": {
 		epochUS: func(c string) string { return "epoch_us(" + c + ")" },
 		double:  "DOUBLE", bigint: "BIGINT", mod: pctMod, log10: log10Func, text: lowerTrim,
+		str: "VARCHAR",
 	},
 	"postgres": {
 		epochUS: func(c string) string { return "CAST(EXTRACT(EPOCH FROM " + c + ") * 1000000 AS BIGINT)" },
 		double:  "DOUBLE PRECISION", bigint: "BIGINT", mod: funcMod, log10: log10Func, text: lowerTrim,
+		str: "TEXT",
 	},
 	"bigquery": {
 		epochUS: func(c string) string { return "UNIX_MICROS(" + c + ")" },
 		double:  "FLOAT64", bigint: "INT64", mod: funcMod, log10: log10Func, text: lowerTrim,
+		str: "STRING",
 	},
 	"spark": {
 		epochUS: func(c string) string { return "unix_micros(" + c + ")" },
 		double:  "DOUBLE", bigint: "BIGINT", mod: funcMod, log10: log10Func, text: lowerTrim,
+		str: "STRING",
 	},
 	"clickhouse": {
 		epochUS: func(c string) string { return "toUnixTimestamp64Micro(toDateTime64(" + c + ", 6))" },
 		double:  "Float64", bigint: "Int64", mod: pctMod, log10: log10Func,
 		text: func(c string) string { return "lower(trimBoth(" + c + "))" },
+		str:  "String",
 	},
 	"snowflake": {
 		epochUS: func(c string) string { return "DATE_PART(EPOCH_MICROSECOND, " + c + ")" },
 		double:  "DOUBLE", bigint: "BIGINT", mod: funcMod,
 		log10: func(x string) string { return "LOG(10, " + x + ")" }, text: lowerTrim,
+		str: "VARCHAR",
 	},
 }
 
@@ -91,4 +99,13 @@ func sqlStrings(words []string) (string, error) {
 		q[i] = "'" + w + "'"
 	}
 	return strings.Join(q, ", "), nil
+}
+
+// segText is a segment column as text, trimmed, with null as "": the
+// value logs.EachBy gives a row.
+func (d sqlDialect) segText(col string) string {
+	if d.str == "String" { // ClickHouse
+		return "ifNull(trimBoth(toString(" + col + ")), '')"
+	}
+	return "COALESCE(TRIM(CAST(" + col + " AS " + d.str + ")), '')"
 }

@@ -6,13 +6,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/pollfit/pollfit/internal/quote"
 )
 
-// The sketch file (CSV, version 1):
+// The sketch file (CSV, version 2):
 //
-//	# pollfit sketch v1 holdout=0.3 seed=1
+//	# pollfit sketch v2 holdout=0.3 seed=1
 //	part,kind,bin,age_s,weight,sum_s,mixed
 //	fit,settled,33418,9.8123,12,117.74,1
 //
@@ -24,14 +22,37 @@ import (
 // more than one age (its items then stand at sum/weight, else at age_s).
 // The header's fields are the split.
 //
+// A segmented sketch (pollfit sketch --by COLUMN, NewSegmentedSketch)
+// names its column last in the first line, and its rows start with the
+// row's value of that column, quoted as in CSV when it holds a comma or
+// a quote (a value with a line break cannot be written):
+//
+//	# pollfit sketch v2 holdout=0.3 seed=1 by=method
+//	segment,part,kind,bin,age_s,weight,sum_s,mixed
+//	wallet,fit,settled,33418,9.8123,12,117.74,1
+//
+// The column's name is written as a Go string literal when it holds
+// anything but letters, digits, '_', '.' and '-'. The rows of each value
+// are that value's sketch, of the same split; the sketch without
+// segments is their sum. Version 1, the same file without segments,
+// reads as before.
+//
 // A sketch computed by a SQL engine (see SketchSQL) comes without the
 // first line, as the CSV an engine exports: its header is
 //
 //	part,kind,bin,age_s,weight,sum_s,mixed,holdout,seed
 //
 // and every row carries the split in its last two columns (all rows the
-// same split). Its age_s is the least age in the bin, as in pollfit's own
-// sketches. Header names are matched case-insensitively.
+// same split); segmented (SQLOptions.By), it is
+//
+//	segment,part,kind,bin,age_s,weight,sum_s,mixed,holdout,seed,segment_by
+//
+// with the column's name in the last. Its age_s is the least age in the
+// bin, as in pollfit's own sketches. Header names are matched
+// case-insensitively.
+//
+// Package estimate/logs writes and reads the same rows as a Parquet file
+// (logs.WriteParquetSketch).
 
 // sketchMagic starts a sketch file.
 const sketchMagic = "# pollfit sketch v"
@@ -39,28 +60,47 @@ const sketchMagic = "# pollfit sketch v"
 // sketchHeader is the sketch file's column header.
 const sketchHeader = "part,kind,bin,age_s,weight,sum_s,mixed"
 
-// sqlSketchHeader is the header of a sketch a SQL engine exported.
-const sqlSketchHeader = sketchHeader + ",holdout,seed"
+// segHeader is a segmented sketch file's column header.
+const segHeader = "segment," + sketchHeader
+
+// sqlSketchHeader is the header of a sketch a SQL engine exported, and
+// sqlSegHeader that of a segmented one.
+const (
+	sqlSketchHeader = sketchHeader + ",holdout,seed"
+	sqlSegHeader    = segHeader + ",holdout,seed,segment_by"
+)
 
 // IsSketch reports whether the start of a file (its first 20 bytes or
 // more) is a sketch's, pollfit's or a SQL engine's.
 func IsSketch(head []byte) bool {
 	const n = len("part,kind,bin,age_s,")
 	h := string(head)
-	return strings.HasPrefix(h, sketchMagic) || len(h) >= n && strings.EqualFold(h[:n], sqlSketchHeader[:n])
+	return strings.HasPrefix(h, sketchMagic) || len(h) >= n && (strings.EqualFold(h[:n], sqlSketchHeader[:n]) || strings.EqualFold(h[:n], sqlSegHeader[:n]))
 }
 
-// WriteSketch writes s as a sketch file.
+// WriteSketch writes s as a sketch file (version 2, segmented when s
+// is). A segment value holding a line break is an error.
 func WriteSketch(w io.Writer, s *Sketch) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s%d holdout=%s seed=%d", sketchMagic, SketchVersion, num(s.Holdout), s.Seed)
-	fmt.Fprintf(bw, "\n%s\n", sketchHeader)
-	for _, p := range s.parts() {
-		for i := range p.a.settled {
-			for _, k := range p.a.kinds(i) {
-				writeBin(bw, p.name, k.name, i, k.b)
+	header := sketchHeader
+	if s.By != "" {
+		fmt.Fprintf(bw, " by=%s", byField(s.By))
+		header = segHeader
+	}
+	fmt.Fprintf(bw, "\n%s\n", header)
+	err := s.Rows(func(r SketchRow) error {
+		if s.By != "" {
+			if strings.Contains(r.Segment, "\n") {
+				return fmt.Errorf("sketch: %s value %q holds a line break, which a sketch file cannot keep", s.By, r.Segment)
 			}
+			bw.WriteString(csvField(r.Segment) + ",")
 		}
+		_, err := fmt.Fprintf(bw, "%s,%s,%d,%s,%s,%s,%d\n", r.Part, r.Kind, r.Bin, num(r.Age), num(r.Weight), num(r.Sum), b2i(r.Mixed))
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }
@@ -70,14 +110,23 @@ type sketchPart struct {
 	a    *SketchPart
 }
 
-func (s *Sketch) parts() []sketchPart {
-	return []sketchPart{{"fit", &s.Fit}, {"heldout", &s.HeldOut}}
+// byField is a column name as the first line writes it.
+func byField(by string) string {
+	for _, c := range by {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return strconv.Quote(by)
+		}
+	}
+	return by
 }
 
-func writeBin(w io.Writer, part, kind string, i int, b *binStat) {
-	if b.w > 0 {
-		fmt.Fprintf(w, "%s,%s,%d,%s,%s,%s,%d\n", part, kind, i, num(b.first), num(b.w), num(b.sum), b2i(b.mixed))
+// csvField is v as a CSV field: quoted when it holds a comma, a quote
+// or a carriage return.
+func csvField(v string) string {
+	if strings.ContainsAny(v, ",\"\r") {
+		return `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
 	}
+	return v
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -89,63 +138,42 @@ func b2i(b bool) int {
 	return 0
 }
 
-// ReadSketch reads a sketch file, pollfit's or a SQL engine's; name is
-// for errors, which give the line and column.
+// ReadSketch reads a sketch file, pollfit's (version 1 or 2) or a SQL
+// engine's; name is for errors, which give the line and column.
 func ReadSketch(r io.Reader, name string) (*Sketch, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	if !sc.Scan() || !IsSketch(sc.Bytes()) {
-		return nil, fmt.Errorf("%s:1: not a pollfit sketch (its first line is not %q)", name, sketchMagic+"1 ...")
+		return nil, fmt.Errorf("%s:1: not a pollfit sketch (its first line is not %q)", name, sketchMagic+"2 ...")
 	}
-	if strings.EqualFold(strings.TrimSpace(sc.Text()), sqlSketchHeader) {
-		return readSQLSketch(sc, name)
+	switch h := strings.TrimSpace(sc.Text()); {
+	case strings.EqualFold(h, sqlSketchHeader):
+		return readSQLSketch(sc, name, false)
+	case strings.EqualFold(h, sqlSegHeader):
+		return readSQLSketch(sc, name, true)
 	}
 	s, err := parseSketchHeader(sc.Text(), name)
 	if err != nil {
 		return nil, err
 	}
-	if !sc.Scan() || sc.Text() != sketchHeader {
-		return nil, fmt.Errorf("%s:2: want the header %q", name, sketchHeader)
+	header, want := sketchHeader, 7
+	if s.By != "" {
+		header, want = segHeader, 8
+	}
+	if !sc.Scan() || strings.TrimSuffix(sc.Text(), "\r") != header {
+		return nil, fmt.Errorf("%s:2: want the header %q", name, header)
 	}
 	for line := 3; sc.Scan(); line++ {
-		if err := s.readRow(sc.Text(), name, line); err != nil {
+		f, err := splitSketchRow(sc.Text(), s.By != "", want, name, line)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.readRow(f, name, line); err != nil {
 			return nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	return s, nil
-}
-
-// readSQLSketch reads the rows of a SQL engine's sketch after its header.
-func readSQLSketch(sc *bufio.Scanner, name string) (*Sketch, error) {
-	var s *Sketch
-	var split string // the first row's holdout,seed
-	for line := 2; sc.Scan(); line++ {
-		f := strings.Split(strings.TrimSuffix(sc.Text(), "\r"), ",")
-		if len(f) != 9 {
-			return nil, fmt.Errorf("%s:%d: %d fields, want 9 (%s)", name, line, len(f), sqlSketchHeader)
-		}
-		switch here := f[7] + "," + f[8]; {
-		case s == nil:
-			var err error
-			if s, err = parseSketchHeader(fmt.Sprintf("%s%d holdout=%s seed=%s", sketchMagic, SketchVersion, f[7], f[8]), name); err != nil {
-				return nil, fmt.Errorf("%s:%d:8: split %s: %v", name, line, quote.Clip(here), strings.TrimPrefix(err.Error(), name+":1: "))
-			}
-			split = here
-		case here != split:
-			return nil, fmt.Errorf("%s:%d:8: split %s differs from the first row's (%s)", name, line, quote.Clip(here), quote.Clip(split))
-		}
-		if err := s.readRow(strings.Join(f[:7], ","), name, line); err != nil {
-			return nil, err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	if s == nil {
-		s = &Sketch{} // no rows: an empty table
 	}
 	return s, nil
 }

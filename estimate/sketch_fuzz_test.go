@@ -15,6 +15,8 @@ func FuzzReadSketch(f *testing.F) {
 	f.Add([]byte("# pollfit sketch v1 holdout=0.3 seed=1\n" + sketchHeader + "\nfit,settled,33418,9.8123,12,117.74,1\nheldout,pending,0,0,2,0,0\n"))
 	f.Add([]byte(sqlSketchHeader + "\nfit,failed,130001,1e10,1,1e10,0,0.3,1\nheldout,settled,1,0.001,3,0.003,0,0.3,1\n"))
 	f.Add([]byte("# pollfit sketch v1 holdout=0 seed=18446744073709551615\n" + sketchHeader + "\n"))
+	f.Add([]byte("# pollfit sketch v2 holdout=0.3 seed=1 by=\"a b\"\n" + segHeader + "\ncard,fit,settled,33418,9.8123,12,117.74,1\n\"x,\"\"y\",heldout,pending,0,0,2,0,0\n"))
+	f.Add([]byte(sqlSegHeader + "\n,fit,failed,130001,1e10,1,1e10,0,0.3,1,m\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadSketch(bytes.NewReader(data), "f.sketch.csv")
 		if err != nil {
@@ -35,6 +37,17 @@ func FuzzReadSketch(f *testing.F) {
 		}
 		for i, p := range []*SketchPart{&s.Fit, &s.HeldOut} {
 			q := []*SketchPart{&back.Fit, &back.HeldOut}[i]
+			if s.By != "" { // the whole adds the rows in another order
+				for b := range p.settled {
+					for j, x := range p.kinds(b) {
+						y := q.kinds(b)[j].b
+						if x.b.first != y.first || x.b.mixed != y.mixed || !sameSum(x.b.w, y.w) || !sameSum(x.b.sum, y.sum) {
+							t.Fatalf("part %d bin %d: %+v, read back %+v", i, b, *x.b, *y)
+						}
+					}
+				}
+				continue
+			}
 			if p.settled != q.settled || p.failed != q.failed || p.pending != q.pending {
 				t.Fatalf("part %d: bins differ after a round trip", i)
 			}
@@ -72,9 +85,9 @@ func TestReadSketchAgeLimit(t *testing.T) {
 	head := "# pollfit sketch v1 holdout=0.3 seed=1\n" + sketchHeader + "\n"
 	for _, c := range []struct{ row, want string }{
 		// 1e10 s is in the last bin (130001), past 10^10 s: 317 years.
-		{"fit,settled,130001,1e10,1,1e10,0", "f:3:4: age beyond 100 years (age_s 1e10"},
+		{"fit,settled,130001,1e10,1,1e10,0", "f:3:4: column age_s: age beyond 100 years (age_s 1e+10"},
 		// bin 1 starts at 1 ms; two items averaging 5e9 s.
-		{"fit,settled,1,0.001,2,1e10,1", "f:3:4: age beyond 100 years (age_s 0.001, mean sum_s/weight 5e+09 s)"},
+		{"fit,settled,1,0.001,2,1e10,1", "f:3:4: column age_s: age beyond 100 years (age_s 0.001, mean sum_s/weight 5e+09 s)"},
 		{"fit," + strings.Repeat("k", 5000) + ",1,0.001,2,0.002,1", `f:3:2: column kind: "` + strings.Repeat("k", 200) + `"... (want settled, failed or pending)`},
 	} {
 		_, err := ReadSketch(strings.NewReader(head+c.row+"\n"), "f")

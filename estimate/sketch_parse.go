@@ -1,21 +1,43 @@
 package estimate
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pollfit/pollfit/internal/quote"
 )
 
-// parseSketchHeader reads the first line: the version and the fields.
+// parseSketchHeader reads the first line: the version and the fields,
+// the segment column last.
 func parseSketchHeader(line, name string) (*Sketch, error) {
-	fields := strings.Fields(strings.TrimPrefix(line, sketchMagic))
-	if len(fields) == 0 || fields[0] != strconv.Itoa(SketchVersion) {
-		return nil, fmt.Errorf("%s:1: sketch version %q: this pollfit reads version %d", name, quote.Clip(strings.Join(fields[:min(len(fields), 1)], "")), SketchVersion)
+	line = strings.TrimSuffix(line, "\r")
+	by, segmented := "", false
+	if i := strings.Index(line, " by="); i >= 0 {
+		by, line, segmented = line[i+len(" by="):], line[:i], true
+		if strings.HasPrefix(by, `"`) {
+			u, err := strconv.Unquote(by)
+			if err != nil {
+				return nil, fmt.Errorf("%s:1: bad field by=%s (want by=a column name, quoted as in Go)", name, quote.Clip(by))
+			}
+			by = u
+		}
+		if by == "" {
+			return nil, fmt.Errorf("%s:1: empty field by= (want the segment column's name)", name)
+		}
 	}
-	s := &Sketch{}
+	fields := strings.Fields(strings.TrimPrefix(line, sketchMagic))
+	if len(fields) == 0 || fields[0] != "1" && fields[0] != strconv.Itoa(SketchVersion) {
+		return nil, fmt.Errorf("%s:1: sketch version %q: this pollfit reads versions 1 and %d", name, quote.Clip(strings.Join(fields[:min(len(fields), 1)], "")), SketchVersion)
+	}
+	if segmented && fields[0] == "1" {
+		return nil, fmt.Errorf("%s:1: a version 1 sketch has no segments (by=%s): the file is damaged", name, quote.Clip(by))
+	}
+	s := &Sketch{By: by}
 	for _, f := range fields[1:] {
 		k, v, ok := strings.Cut(f, "=")
 		if k == "seed" { // all 64 bits, which a float64 would round
@@ -41,54 +63,134 @@ func parseSketchHeader(line, name string) (*Sketch, error) {
 	return s, nil
 }
 
-// readRow adds one bin row to s.
-func (s *Sketch) readRow(row, name string, line int) error {
-	f := strings.Split(row, ",")
-	if len(f) != 7 {
-		return fmt.Errorf("%s:%d: %d fields, want 7 (%s)", name, line, len(f), sketchHeader)
-	}
-	var a *SketchPart
-	switch f[0] {
-	case "fit":
-		a = &s.Fit
-	case "heldout":
-		a = &s.HeldOut
-	default:
-		return fmt.Errorf("%s:%d:1: column part: %q (want fit or heldout)", name, line, quote.Clip(f[0]))
-	}
-	bin, err := strconv.Atoi(f[2])
-	if err != nil || bin < 0 || bin >= nSketchBins {
-		return fmt.Errorf("%s:%d:3: column bin: %q (want 0 to %d)", name, line, quote.Clip(f[2]), nSketchBins-1)
-	}
-	var v [3]float64
-	for k, col := range []int{3, 4, 5} {
-		x, err := strconv.ParseFloat(f[col], 64)
-		if err != nil || !(x >= 0) || math.IsInf(x, 0) {
-			return fmt.Errorf("%s:%d:%d: column %s: %q (want a number ≥ 0)", name, line, col+1, strings.Split(sketchHeader, ",")[col], quote.Clip(f[col]))
+// splitSketchRow splits a row into its want fields; in a segmented
+// sketch the first, the segment, may be quoted as in CSV.
+func splitSketchRow(row string, segmented bool, want int, name string, line int) ([]string, error) {
+	row = strings.TrimSuffix(row, "\r")
+	var f []string
+	if segmented {
+		seg, rest, err := cutCSVField(row)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d:1: column segment: %v", name, line, err)
 		}
-		v[k] = x
+		f = append([]string{seg}, strings.Split(rest, ",")...)
+		if rest == "" {
+			f = f[:1]
+		}
+	} else {
+		f = strings.Split(row, ",")
 	}
-	if v[1] == 0 || sketchBin(v[0]) != bin {
-		return fmt.Errorf("%s:%d:4: column age_s: %s is not in bin %d, or the weight is 0", name, line, quote.Clip(f[3]), bin)
+	if len(f) != want {
+		header := sketchHeader
+		switch {
+		case segmented && want > 8:
+			header = sqlSegHeader
+		case segmented:
+			header = segHeader
+		case want > 7:
+			header = sqlSketchHeader
+		}
+		return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), want, header)
 	}
-	if v[0] > maxAgeSeconds || v[2] > v[1]*maxAgeSeconds {
-		return fmt.Errorf("%s:%d:4: age beyond 100 years (age_s %s, mean sum_s/weight %g s): the sketch is damaged; write it again with pollfit sketch", name, line, quote.Clip(f[3]), v[2]/v[1])
+	return f, nil
+}
+
+// cutCSVField cuts the first field of a CSV row, unquoting it.
+func cutCSVField(row string) (field, rest string, err error) {
+	if !strings.HasPrefix(row, `"`) {
+		field, rest, _ = strings.Cut(row, ",")
+		return field, rest, nil
 	}
-	b := binStat{first: v[0], w: v[1], sum: v[2], mixed: f[6] == "1"}
-	switch f[1] {
-	case "settled":
-		mergeLeast(&a.settled[bin], &b)
-		a.Final += b.w
-	case "failed":
-		mergeLeast(&a.failed[bin], &b)
-		a.Final += b.w
-		a.Failed += b.w
-	case "pending":
-		mergeLeast(&a.pending[bin], &b)
-		a.Pending += b.w
-	default:
-		return fmt.Errorf("%s:%d:2: column kind: %q (want settled, failed or pending)", name, line, quote.Clip(f[1]))
+	var b strings.Builder
+	for i := 1; i < len(row); i++ {
+		if row[i] != '"' {
+			b.WriteByte(row[i])
+			continue
+		}
+		if i+1 < len(row) && row[i+1] == '"' {
+			b.WriteByte('"')
+			i++
+			continue
+		}
+		if i+1 < len(row) && row[i+1] != ',' {
+			return "", "", fmt.Errorf("%q: a quote inside a quoted field, not doubled", quote.Clip(row))
+		}
+		return b.String(), row[min(i+2, len(row)):], nil
 	}
-	a.Items += b.w
-	return nil
+	return "", "", fmt.Errorf("%q: a quoted field without its closing quote", quote.Clip(row))
+}
+
+// readRow adds one row's fields (the segment first in a segmented
+// sketch) to s.
+func (s *Sketch) readRow(f []string, name string, line int) error {
+	r, o := SketchRow{}, 0
+	if s.By != "" {
+		r.Segment, o = f[0], 1
+	}
+	r.Part, r.Kind, r.Mixed = f[o], f[o+1], f[o+6] == "1"
+	bin, err := strconv.Atoi(f[o+2])
+	if err != nil || bin < 0 || bin >= nSketchBins {
+		return fmt.Errorf("%s:%d:%d: column bin: %q (want 0 to %d)", name, line, o+3, quote.Clip(f[o+2]), nSketchBins-1)
+	}
+	r.Bin = bin
+	for k, x := range []*float64{&r.Age, &r.Weight, &r.Sum} {
+		if *x, err = parseSketchNumber(f[o+3+k], SketchColumns[3+k]); err != nil {
+			return rowError(err, name, line, o)
+		}
+	}
+	return rowError(s.AddRow(r), name, line, o)
+}
+
+// rowError places a SketchRowError at its line and column.
+func rowError(err error, name string, line, offset int) error {
+	var re *SketchRowError
+	if !errors.As(err, &re) {
+		return err
+	}
+	col := 1
+	if i := slices.Index(SketchColumns, re.Column); i >= 0 {
+		col = i + 1 + offset
+	}
+	return fmt.Errorf("%s:%d:%d: %v", name, line, col, re)
+}
+
+// readSQLSketch reads the rows of a SQL engine's sketch after its
+// header, segmented or not.
+func readSQLSketch(sc *bufio.Scanner, name string, segmented bool) (*Sketch, error) {
+	var s *Sketch
+	want, o := 9, 0
+	if segmented {
+		want, o = 11, 1
+	}
+	var split string // the first row's holdout,seed(,segment_by)
+	for line := 2; sc.Scan(); line++ {
+		f, err := splitSketchRow(sc.Text(), segmented, want, name, line)
+		if err != nil {
+			return nil, err
+		}
+		here := strings.Join(f[o+7:], ",")
+		switch {
+		case s == nil:
+			head := fmt.Sprintf("%s%d holdout=%s seed=%s", sketchMagic, SketchVersion, f[o+7], f[o+8])
+			if segmented {
+				head += " by=" + byField(f[10])
+			}
+			if s, err = parseSketchHeader(head, name); err != nil {
+				return nil, fmt.Errorf("%s:%d:%d: split %s: %v", name, line, o+8, quote.Clip(here), strings.TrimPrefix(err.Error(), name+":1: "))
+			}
+			split = here
+		case here != split:
+			return nil, fmt.Errorf("%s:%d:%d: split %s differs from the first row's (%s)", name, line, o+8, quote.Clip(here), quote.Clip(split))
+		}
+		if err := s.readRow(f[:o+7], name, line); err != nil {
+			return nil, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if s == nil {
+		s = &Sketch{} // no rows: an empty table
+	}
+	return s, nil
 }

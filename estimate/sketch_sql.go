@@ -33,6 +33,13 @@ type SQLOptions struct {
 	// Holdout and Seed are the split, as for NewSketch.
 	Holdout float64
 	Seed    uint64
+	// By is a column to segment by ("" for none): the query then groups
+	// by its value too, cast to text and trimmed (null as ""), and
+	// returns it as the column segment, with the column's name in
+	// segment_by (the name as given, without one level of enclosing
+	// double quotes or backticks): a segmented sketch, as pollfit sketch
+	// --by makes.
+	By string
 }
 
 // SketchSQL returns one SELECT over a table of a log whose result,
@@ -68,8 +75,15 @@ func SketchSQL(opt SQLOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	by := ""
+	if opt.By != "" {
+		if by, err = sqlByName(opt.By); err != nil {
+			return "", err
+		}
+		by = " by=" + byField(by)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "-- pollfit sketch v%d of %s: holdout=%s seed=%d (%s)\n", SketchVersion, strings.Join(strings.Fields(opt.Table), " "), num(opt.Holdout), opt.Seed, opt.Dialect)
+	fmt.Fprintf(&b, "-- pollfit sketch v%d of %s: holdout=%s seed=%d%s (%s)\n", SketchVersion, strings.Join(strings.Fields(opt.Table), " "), num(opt.Holdout), opt.Seed, by, opt.Dialect)
 	b.WriteString("-- Export the result as CSV with a header; pollfit reads it as a sketch.\n")
 	b.WriteString("WITH\n")
 	q.rows(&b, st)
@@ -86,6 +100,26 @@ func SketchSQL(opt SQLOptions) (string, error) {
 type sqlQuery struct {
 	d   sqlDialect
 	opt SQLOptions
+}
+
+// sqlByName is the segment column's name as segment_by records it.
+func sqlByName(col string) (string, error) {
+	name := col
+	if n := len(name); n >= 2 && (name[0] == '"' && name[n-1] == '"' || name[0] == '`' && name[n-1] == '`') {
+		name = name[1 : n-1]
+	}
+	if strings.ContainsAny(name, `'\`) || strings.TrimSpace(name) == "" {
+		return "", fmt.Errorf("sql: --by %q: want a column name without quotes or backslashes", col)
+	}
+	return name, nil
+}
+
+// seg is ", seg" when the query is segmented, for the column lists.
+func (q *sqlQuery) seg() string {
+	if q.opt.By == "" {
+		return ""
+	}
+	return ", seg"
 }
 
 // status is the expression of a row's status code: 0 pending, 1
@@ -118,10 +152,14 @@ const maxAgeUS = int64(MaxAge / time.Microsecond)
 // and obs (the observed-at time).
 func (q *sqlQuery) rows(b *strings.Builder, status string) {
 	d, o := q.d, q.opt
-	fmt.Fprintf(b, "src AS (\n  SELECT %s AS c_us,\n    %s AS s_us,\n    %s AS st\n  FROM %s\n),\n",
-		d.epochUS(o.CreatedCol), d.epochUS(o.SettledCol), status, o.Table)
-	fmt.Fprintf(b, "ok AS (\n  SELECT c_us, s_us, st FROM src\n  WHERE c_us IS NOT NULL AND st <> -2\n"+
-		"    AND ((s_us IS NULL AND st IN (-1, 0)) OR (s_us >= c_us AND s_us - c_us <= %d))\n),\n", maxAgeUS)
+	seg := ""
+	if o.By != "" {
+		seg = ",\n    " + d.segText(o.By) + " AS seg"
+	}
+	fmt.Fprintf(b, "src AS (\n  SELECT %s AS c_us,\n    %s AS s_us,\n    %s AS st%s\n  FROM %s\n),\n",
+		d.epochUS(o.CreatedCol), d.epochUS(o.SettledCol), status, seg, o.Table)
+	fmt.Fprintf(b, "ok AS (\n  SELECT c_us, s_us, st%s FROM src\n  WHERE c_us IS NOT NULL AND st <> -2\n"+
+		"    AND ((s_us IS NULL AND st IN (-1, 0)) OR (s_us >= c_us AND s_us - c_us <= %d))\n),\n", q.seg(), maxAgeUS)
 	obs := "MAX(GREATEST(c_us, COALESCE(s_us, c_us))) AS o_us FROM ok"
 	if !o.ObservedAt.IsZero() {
 		obs = fmt.Sprintf("%s AS o_us", d.int64Lit(o.ObservedAt.UnixMicro()))
@@ -137,9 +175,9 @@ func (q *sqlQuery) items(b *strings.Builder) {
 	p := fmt.Sprint(hashP)
 	cms := d.mod(d.mod(fmt.Sprintf("CAST(FLOOR(c_us / 1000.0) AS %s)", d.bigint), p)+" + "+p, p)
 	fmt.Fprintf(b, "items AS (\n  SELECT CASE WHEN s_us IS NULL THEN 0 WHEN st = -1 THEN 1 ELSE st END AS st,\n"+
-		"    COALESCE(s_us, o_us) - c_us AS age_us,\n    %s AS c_ms,\n    %s AS a_us,\n    %s AS h\n"+
+		"    COALESCE(s_us, o_us) - c_us AS age_us,\n    %s AS c_ms,\n    %s AS a_us,\n    %s AS h%s\n"+
 		"  FROM ok CROSS JOIN obs\n  WHERE s_us IS NOT NULL OR (o_us >= c_us AND o_us - c_us <= %d)\n),\n",
-		cms, d.mod("COALESCE(s_us, o_us) - c_us", p), d.int64Lit(int64(q.opt.Seed%hashP)), maxAgeUS)
+		cms, d.mod("COALESCE(s_us, o_us) - c_us", p), d.int64Lit(int64(q.opt.Seed%hashP)), q.seg(), maxAgeUS)
 }
 
 // sqlCols are the columns the hash's rounds carry along.
@@ -153,8 +191,9 @@ func (q *sqlQuery) round(b *strings.Builder, r int, x string) {
 	if r == 1 {
 		prev = "items"
 	}
-	fmt.Fprintf(b, "y%d AS (\n  SELECT %s, %s AS y FROM %s\n),\n", r, sqlCols, d.mod(fmt.Sprintf("h * %d + %s", hashM, x), p), prev)
-	fmt.Fprintf(b, "h%d AS (\n  SELECT %s, %s AS h FROM y%d\n),\n", r, sqlCols, d.mod(fmt.Sprintf("%s * %d + y", d.mod("y * y", p), hashK), p), r)
+	cols := sqlCols + q.seg()
+	fmt.Fprintf(b, "y%d AS (\n  SELECT %s, %s AS y FROM %s\n),\n", r, cols, d.mod(fmt.Sprintf("h * %d + %s", hashM, x), p), prev)
+	fmt.Fprintf(b, "h%d AS (\n  SELECT %s, %s AS h FROM y%d\n),\n", r, cols, d.mod(fmt.Sprintf("%s * %d + y", d.mod("y * y", p), hashK), p), r)
 }
 
 // binned writes the CTE binned: each row's part, kind, bin and age.
@@ -164,8 +203,8 @@ func (q *sqlQuery) binned(b *strings.Builder) {
 	fmt.Fprintf(b, "binned AS (\n  SELECT CASE WHEN h < %d THEN 'heldout' ELSE 'fit' END AS part,\n"+
 		"    CASE st WHEN 1 THEN 'settled' WHEN 2 THEN 'failed' ELSE 'pending' END AS kind,\n"+
 		"    CASE WHEN age_us < 1000 THEN 0 WHEN age_us >= %d THEN %d\n      ELSE LEAST(GREATEST(%s, 1), %d) END AS bin,\n"+
-		"    age_us\n  FROM h4\n)\n",
-		sqlThreshold(q.opt.Holdout), int64(sketchMax*1e6), nSketchBins-1, lg, sketchBins)
+		"    age_us%s\n  FROM h4\n)\n",
+		sqlThreshold(q.opt.Holdout), int64(sketchMax*1e6), nSketchBins-1, lg, sketchBins, q.seg())
 }
 
 // sqlThreshold is the hold-out threshold T, 0 when nothing is held out.
@@ -179,8 +218,13 @@ func sqlThreshold(share float64) uint64 {
 // final writes the SELECT of the bins.
 func (q *sqlQuery) final(b *strings.Builder) {
 	d := q.d
-	fmt.Fprintf(b, "SELECT part, kind, bin,\n  CAST(MIN(age_us) AS %s) / 1000000.0 AS age_s,\n  COUNT(*) AS weight,\n"+
+	first, last, group := "", "", "part, kind, bin"
+	if q.opt.By != "" {
+		name, _ := sqlByName(q.opt.By) // checked by SketchSQL
+		first, last, group = "seg AS segment, ", fmt.Sprintf(",\n  '%s' AS segment_by", name), "seg, "+group
+	}
+	fmt.Fprintf(b, "SELECT %spart, kind, bin,\n  CAST(MIN(age_us) AS %s) / 1000000.0 AS age_s,\n  COUNT(*) AS weight,\n"+
 		"  SUM(CAST(age_us AS %s) / 1000000.0) AS sum_s,\n  CASE WHEN MIN(age_us) <> MAX(age_us) THEN 1 ELSE 0 END AS mixed,\n"+
-		"  %s AS holdout,\n  %d AS seed\nFROM binned\nGROUP BY part, kind, bin\nORDER BY part, kind, bin\n",
-		d.double, d.double, num(q.opt.Holdout), q.opt.Seed)
+		"  %s AS holdout,\n  %d AS seed%s\nFROM binned\nGROUP BY %s\nORDER BY %s\n",
+		first, d.double, d.double, num(q.opt.Holdout), q.opt.Seed, last, group, group)
 }

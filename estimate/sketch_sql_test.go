@@ -13,7 +13,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden SQL files in testdata/sql")
 
-// The query of each dialect, as reviewed: testdata/sql/DIALECT.sql. Only
+// The query of each dialect, as reviewed: testdata/sql/DIALECT.sql, and
+// segmented by a column, DIALECT_by.sql. Only
 // duckdb and postgres run in tests (module estimate/sqltest).
 func TestSketchSQLGolden(t *testing.T) {
 	cases := map[string]SQLOptions{"postgres_options": {Dialect: "postgres", Table: "public.payments",
@@ -21,6 +22,7 @@ func TestSketchSQLGolden(t *testing.T) {
 		ObservedAt: time.Date(2026, 11, 2, 12, 0, 0, 0, time.UTC)}}
 	for _, d := range SQLDialects() {
 		cases[d] = SQLOptions{Dialect: d, Table: "payments", Holdout: 0.3, Seed: 1}
+		cases[d+"_by"] = SQLOptions{Dialect: d, Table: "payments", Holdout: 0.3, Seed: 1, By: "method"}
 	}
 	for name, opt := range cases {
 		got, err := SketchSQL(opt)
@@ -53,6 +55,7 @@ func TestSketchSQLErrors(t *testing.T) {
 		{SQLOptions{Dialect: "duckdb"}, "sql: no table"},
 		{SQLOptions{Dialect: "duckdb", Table: "t", Holdout: 1}, "sql: sketch: hold-out share 1"},
 		{SQLOptions{Dialect: "duckdb", Table: "t", FinalStatus: []string{"it's"}}, `sql: status word "it's"`},
+		{SQLOptions{Dialect: "duckdb", Table: "t", By: "o'k"}, `sql: --by "o'k": want a column name without quotes`},
 	} {
 		if _, err := SketchSQL(c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.opt, err, c.want)

@@ -94,13 +94,13 @@
 //
 // Summarise settle-time logs into a small, mergeable sketch that fit, eval, frontier and report read.
 //
-//	pollfit sketch [--holdout 0.3] [--seed N] [read flags] LOG... -o FILE
+//	pollfit sketch [--holdout 0.3] [--seed N] [--by COLUMN] [read flags] LOG... -o FILE
 //
 // # pollfit sql
 //
 // Print the SQL that computes a table's sketch inside a warehouse.
 //
-//	pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout 0.3] [--seed N] [--observed-at T] [column flags]
+//	pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [column flags]
 //
 // # Topic: schedule
 //

@@ -23,7 +23,7 @@ type estimateSegmentJSON struct {
 func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []float64, atKeys []string, ages []float64, asJSON bool) error {
 	var values []string
 	var accs []*estimate.Accumulator
-	st, err := rf.eachBy(e, args, by, "estimate", func(it estimate.Item, seg int, v string) {
+	st, err := rf.eachBy(e, args, by, "estimate", func(it estimate.Item, w float64, seg int, v string) {
 		if seg == len(accs) {
 			values = append(values, v)
 			if len(accs) == maxEstimateSegments {
@@ -32,7 +32,7 @@ func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []floa
 			accs = append(accs, &estimate.Accumulator{})
 		}
 		if seg < len(accs) {
-			accs[seg].Add(it)
+			accs[seg].AddWeighted(it, w)
 		}
 	})
 	if err != nil {

@@ -100,7 +100,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				var smp fit.Sample
 				var stats logs.Stats
 				if bf.by != "" {
-					segs, stats, err = rf.readSegments(e, args, bf.by, "eval")
+					segs, stats, err = rf.readSegments(e, args, segRead{by: bf.by, cmd: "eval"})
 					smp = joinSegments(segs)
 				} else {
 					smp, stats, err = rf.evalInput(e, args, evalNeeds(named, *plotPath != ""))

@@ -17,11 +17,21 @@ type evalRun struct {
 	by     string
 }
 
-// joinSegments is the segments' items together.
+// joinSegments is the segments' items together, weighted when any is.
 func joinSegments(segs []fit.Segment) fit.Sample {
 	var smp fit.Sample
+	weighted := false
 	for _, s := range segs {
 		smp.Items = append(smp.Items, s.Sample.Items...)
+		weighted = weighted || s.Sample.Weighted()
+	}
+	if weighted {
+		smp.Weights = make([]float64, 0, len(smp.Items))
+		for _, s := range segs {
+			for i := range s.Sample.Items {
+				smp.Weights = append(smp.Weights, s.Sample.Weight(i))
+			}
+		}
 	}
 	return smp
 }

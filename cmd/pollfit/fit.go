@@ -85,8 +85,13 @@ scheduleFor(value) returns the API (asks, next, BackOff, ...) of the
 value's schedule; -f kotlin the object Poll and a class PollSchedule of
 the same API, whose PollSchedule.scheduleFor(value) returns the value's
 schedule; -f json a map from value to schedule document; each gives the
-one schedule for a value not fitted. --by reads logs, not sketches or
-histograms.
+one schedule for a value not fitted. --by reads logs, and sketches made
+with pollfit sketch --by (or pollfit sql --by) the same column, not
+histograms. A log is read into a sketch per value in one pass, as
+pollfit sketch --by writes it, unless it has signals or settles in
+batches; each value's bins (or items) are then split into fitting and
+held-out ones by --holdout and --seed, bins thinned binomially, so that
+a log and its sketch --by fit alike.
 
 Without --by, a column the read did not use is named on stderr when its
 values answer at clearly different ages: medians at least 3× apart among

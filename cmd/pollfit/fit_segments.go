@@ -39,7 +39,8 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	if err != nil {
 		return nil, err
 	}
-	segs, stats, err := rf.readSegments(e, args, bf.by, cmd)
+	needs := itemNeeds{signals: v.signals, batches: v.batches}
+	segs, stats, err := rf.readSegments(e, args, segRead{by: bf.by, cmd: cmd, needs: &needs, holdout: opt.Holdout, seed: opt.Seed})
 	if err != nil {
 		return nil, err
 	}

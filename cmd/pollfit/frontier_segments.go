@@ -14,7 +14,7 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 	if len(args) == 0 {
 		return usagef("frontier: give LOG files to split --by %s", by)
 	}
-	segs, st, err := rf.readSegments(e, args, by, "frontier")
+	segs, st, err := rf.readSegments(e, args, segRead{by: by, cmd: "frontier"})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/export"
@@ -28,35 +31,148 @@ func addByFlag(fs *pflag.FlagSet, withBudget bool) *byFlags {
 	return b
 }
 
+// segRead says how readSegments reads: the column, the command (for
+// errors), and for a command that may work from a sketch what it needs
+// of the items (nil: the items always) with the sketch's split.
+type segRead struct {
+	by, cmd string
+	needs   *itemNeeds
+	holdout float64
+	seed    uint64
+}
+
 // readSegments reads the logs at args split by the values of column by,
-// one sample per value in the order the values first came.
-func (r *readFlags) readSegments(e *env, args []string, by, cmd string) ([]fit.Segment, logs.Stats, error) {
+// one sample per value in the order the values first came: a segmented
+// sketch's segments, each its bins of both parts together, weighted; or
+// a raw log's items, unless sr.needs says the command needs none, when
+// the log is read in one pass into a segmented sketch, taken as a
+// sketch file's. Either way a segment's sample is its items for
+// fit.StudySegments to split, so a log and its sketch --by fit alike.
+func (r *readFlags) readSegments(e *env, args []string, sr segRead) ([]fit.Segment, logs.Stats, error) {
+	if n := sr.needs; n != nil && !r.histogram && n.always == "" && rereadable(args) && len(args) > 0 && !isSketchFile(args[0]) {
+		p, ok, err := r.segmentPass(e, args, sr, n.batches)
+		if err != nil {
+			return nil, p.stats, err
+		}
+		if ok && n.needsItems(p) == "" {
+			return sketchSegments(p.sk), p.stats, nil
+		}
+	}
 	var segs []fit.Segment
-	st, err := r.eachBy(e, args, by, cmd, func(it estimate.Item, seg int, v string) {
+	st, err := r.eachBy(e, args, sr.by, sr.cmd, func(it estimate.Item, w float64, seg int, v string) {
 		if seg == len(segs) {
 			segs = append(segs, fit.Segment{Value: v})
 		}
-		segs[seg].Sample.Items = append(segs[seg].Sample.Items, it)
+		smp := &segs[seg].Sample
+		smp.Items = append(smp.Items, it)
+		if w != 1 || smp.Weights != nil {
+			if smp.Weights == nil {
+				smp.Weights = slices.Repeat([]float64{1}, len(smp.Items)-1)
+			}
+			smp.Weights = append(smp.Weights, w)
+		}
 	})
 	return segs, st, err
 }
 
-// eachBy streams the logs at args to fn with each item's value of
-// column by and its index (logs.EachBy), with progress and warnings as
-// each shows them.
-func (r *readFlags) eachBy(e *env, args []string, by, cmd string, fn func(it estimate.Item, seg int, v string)) (logs.Stats, error) {
-	if r.histogram {
-		return logs.Stats{}, usagef("%s: --by %s: a histogram has no segment column: give the raw log", cmd, by)
+// segmentPass reads raw logs into a segmented sketch of sr's split in
+// one pass, probing the whole log for a batch period when probe; ok is
+// false when the column has more values than a segmented sketch keeps
+// (the caller then reads the items).
+func (r *readFlags) segmentPass(e *env, args []string, sr segRead, probe bool) (*logPass, bool, error) {
+	sk, err := estimate.NewSegmentedSketch(sr.by, sr.holdout, sr.seed)
+	if err != nil {
+		return &logPass{}, false, usagef("%s: %v", sr.cmd, err)
 	}
-	for _, a := range args {
-		if isSketchFile(a) {
-			return logs.Stats{}, usagef("%s: --by %s: %s is a sketch, which keeps no segment column: give the log itself", cmd, by, a)
+	p := &logPass{sk: sk}
+	var acc *estimate.Accumulator
+	if probe {
+		acc = &estimate.Accumulator{}
+	}
+	var full error
+	p.stats, err = r.eachBy(e, args, sr.by, sr.cmd, func(it estimate.Item, w float64, _ int, v string) {
+		if full == nil {
+			full = sk.AddBy(v, it, w)
 		}
+		if acc != nil {
+			acc.AddWeighted(it, w)
+		}
+		p.signals = p.signals || it.HasSignal()
+	})
+	if err != nil || full != nil {
+		return p, false, err
+	}
+	if probe {
+		p.period = estimate.Periodicity(acc, estimate.PeriodOptions{})
+	}
+	return p, true, nil
+}
+
+// sketchSegments are a segmented sketch's segments as samples: each
+// value's bins, both parts together.
+func sketchSegments(s *estimate.Sketch) []fit.Segment {
+	var segs []fit.Segment
+	for _, g := range s.Segments {
+		whole := g.Fit
+		whole.Merge(&g.HeldOut)
+		var smp fit.Sample
+		smp.Items, smp.Weights = whole.Bins()
+		segs = append(segs, fit.Segment{Value: g.Value, Sample: smp})
+	}
+	return segs
+}
+
+// eachBy streams the logs at args to fn with each item's weight, its
+// value of column by and the value's index (logs.EachBy), with progress
+// and warnings as each shows them. Sketches made with --by the same
+// column give each segment's bins, both parts together.
+func (r *readFlags) eachBy(e *env, args []string, by, cmd string, fn func(it estimate.Item, w float64, seg int, v string)) (logs.Stats, error) {
+	if r.histogram {
+		return logs.Stats{}, usagef("%s: --by %s: a histogram has no segment column: give the raw log, or a sketch made with pollfit sketch --by %s", cmd, by, by)
+	}
+	if len(args) > 0 && isSketchFile(args[0]) {
+		sk, err := readSketchesBy(args, by, cmd)
+		if err != nil {
+			return logs.Stats{}, err
+		}
+		for i, s := range sketchSegments(sk) {
+			for j, it := range s.Sample.Items {
+				fn(it, s.Sample.Weights[j], i, s.Value)
+			}
+		}
+		return sketchStats(sk, args), nil
 	}
 	return r.readLogs(e, args, func(opt logs.Options) (logs.Stats, error) {
 		opt.By = by
-		return logs.EachBy(args, opt, func(it estimate.Item, _ float64, seg int, v string) { fn(it, seg, v) })
+		return logs.EachBy(args, opt, func(it estimate.Item, w float64, seg int, v string) { fn(it, w, seg, v) })
 	})
+}
+
+// readSketchesBy reads and merges sketch files made with --by column by,
+// naming the first file that is not one.
+func readSketchesBy(args []string, by, cmd string) (*estimate.Sketch, error) {
+	var all *estimate.Sketch
+	for _, name := range args {
+		s, ok, err := readSketch(name)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
+			return nil, fmt.Errorf("read %s: not a sketch, while %s is: give sketches or logs, not both", name, args[0])
+		case s.By == "" && s.Empty():
+			s.By = by // an engine's export of an empty table says no column
+		case s.By == "":
+			return nil, usagef("%s: --by %s: %s is a sketch without segments: make it with pollfit sketch --by %s (or pollfit sql --by %s), or give the log itself", cmd, by, name, by, by)
+		case s.By != by:
+			return nil, usagef("%s: --by %s: %s is a sketch by %s: give --by %s, or a sketch made with --by %s", cmd, by, name, s.By, s.By, by)
+		}
+		if all == nil {
+			all = s
+		} else if err := all.Merge(s); err != nil {
+			return nil, fmt.Errorf("read %s: %v", name, err)
+		}
+	}
+	return all, nil
 }
 
 // segmentName is a segment's value for people, as -f dsl writes it:

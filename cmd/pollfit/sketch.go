@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/spf13/pflag"
 )
@@ -14,10 +16,12 @@ func init() {
 	register(&command{
 		name:    "sketch",
 		summary: "summarise settle-time logs into a small, mergeable sketch that fit, eval, frontier and report read",
-		usage:   "pollfit sketch [--holdout 0.3] [--seed N] [read flags] LOG... -o FILE",
+		usage:   "pollfit sketch [--holdout 0.3] [--seed N] [--by COLUMN] [read flags] LOG... -o FILE",
 		example: `  pollfit sketch -o day1.sketch.csv logs/2026-11-01/
   pollfit sketch -o month.sketch.csv day*.sketch.csv
   pollfit fit --requests-per-item 8 month.sketch.csv
+  pollfit sketch --by method -o month.sketch.parquet logs/2026-11-*/
+  pollfit fit --by method --requests-per-item 8 month.sketch.parquet
 
 A sketch holds, for the items to fit on and the items held out (split by a
 hash of each row, so the same rows always split alike), final and pending
@@ -26,8 +30,15 @@ counts with the sum of their ages in log-spaced age bins (10000 a decade,
 one streaming pass. Sketches of the same --holdout and --seed merge by
 adding: give sketches as the input to merge them. A sketch keeps no
 creation times or signals, so aligned asks, batch shapes and reset on
-signal need the log itself. The file is CSV, documented in
-'go doc github.com/pollfit/pollfit/estimate WriteSketch'.`,
+signal need the log itself. --by COLUMN writes one sketch per value of the
+column (at most 64), of the same split, in one file with a segment column:
+fit, eval, estimate, frontier and report read it with --by COLUMN (the same
+column), and without --by as all values together; sketches by the same
+column merge value by value. The file is CSV, documented in
+'go doc github.com/pollfit/pollfit/estimate WriteSketch', or Parquet when
+-o names a .parquet file (the same columns, the split and column in the
+file's key-value metadata: 'go doc github.com/pollfit/pollfit/estimate/logs
+WriteParquetSketch'); CSV and Parquet sketches merge alike.`,
 		flags: sketchFlags,
 	})
 }
@@ -35,35 +46,83 @@ signal need the log itself. The file is CSV, documented in
 func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	holdout := fs.Float64("holdout", 0.3, "share of the rows hashed to the held-out part")
 	seed := fs.Uint64("seed", 1, "seed of the hash split")
-	out := fs.StringP("output", "o", "", "output file (default stdout)")
+	by := fs.String("by", "", fmt.Sprintf("one sketch per value of this column, in one file (a segment column; at most %d values)", estimate.MaxSketchSegments))
+	out := fs.StringP("output", "o", "", "output file (default stdout; a name ending in .parquet writes Parquet)")
 	force := fs.Bool("force", false, "overwrite an existing output file")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
 		if len(args) == 0 {
 			return usagef("sketch: give LOG files (or sketches to merge)")
 		}
-		s, err := estimate.NewSketch(*holdout, *seed)
-		if err != nil {
+		if _, err := estimate.NewSketch(*holdout, *seed); err != nil {
 			return usagef("sketch: --holdout %g: want a share in [0, 1)", *holdout)
 		}
-		if in, ok, err := readSketches(args); err != nil {
-			return err
-		} else if ok {
-			if !fs.Changed("holdout") && !fs.Changed("seed") {
-				s.Holdout, s.Seed = in.Holdout, in.Seed
+		var s *estimate.Sketch
+		var err error
+		switch {
+		case isSketchFile(args[0]):
+			s, err = mergeSketchFiles(args, *by)
+			if err == nil && (fs.Changed("holdout") || fs.Changed("seed")) && (s.Holdout != *holdout || s.Seed != *seed) {
+				err = fmt.Errorf("sketch: the sketches split %g (seed %d), not --holdout %g --seed %d: sketches merge only with the same --holdout and --seed", s.Holdout, s.Seed, *holdout, *seed)
 			}
-			if err := s.Merge(in); err != nil {
-				return err
-			}
-		} else if s, err = rf.sketchOf(e, args, s.Holdout, s.Seed); err != nil {
+		case *by != "":
+			s, err = rf.segmentedSketch(e, args, *by, *holdout, *seed)
+		default:
+			s, err = rf.sketchOf(e, args, *holdout, *seed)
+		}
+		if err != nil {
 			return err
 		}
-		return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return estimate.WriteSketch(w, s) })
+		return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return writeSketchFile(w, *out, s) })
 	}
 }
 
-// readSketches reads and merges the sketches named by args; ok is false
-// when the first input is not a sketch (then it is a log).
+// mergeSketchFiles reads and merges sketch files, keeping their
+// segments: all must be segmented by the same column, by when given.
+func mergeSketchFiles(args []string, by string) (*estimate.Sketch, error) {
+	if by != "" {
+		return readSketchesBy(args, by, "sketch")
+	}
+	var all *estimate.Sketch
+	for _, name := range args {
+		s, ok, err := readSketch(name)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
+			return nil, fmt.Errorf("read %s: not a sketch, while %s is: give sketches or logs, not both", name, args[0])
+		case all == nil:
+			all = s
+		default:
+			if err := all.Merge(s); err != nil {
+				return nil, fmt.Errorf("read %s: %v", name, err)
+			}
+		}
+	}
+	return all, nil
+}
+
+// segmentedSketch reads raw logs into a sketch per value of column by.
+func (r *readFlags) segmentedSketch(e *env, args []string, by string, holdout float64, seed uint64) (*estimate.Sketch, error) {
+	s, err := estimate.NewSegmentedSketch(by, holdout, seed)
+	if err != nil {
+		return nil, usagef("sketch: %v", err)
+	}
+	var full error
+	_, err = r.eachBy(e, args, by, "sketch", func(it estimate.Item, w float64, _ int, v string) {
+		if full == nil {
+			full = s.AddBy(v, it, w)
+		}
+	})
+	if err == nil && full != nil {
+		err = fmt.Errorf("sketch: --by %s: %v", by, strings.TrimPrefix(full.Error(), "sketch: "))
+	}
+	return s, err
+}
+
+// readSketches reads and merges the sketches named by args, a segmented
+// one as the sum of its segments; ok is false when the first input is
+// not a sketch (then it is a log).
 func readSketches(args []string) (*estimate.Sketch, bool, error) {
 	var all *estimate.Sketch
 	for i, name := range args {
@@ -75,19 +134,22 @@ func readSketches(args []string) (*estimate.Sketch, bool, error) {
 			return nil, false, nil
 		case !isSketch:
 			return nil, false, fmt.Errorf("read %s: not a sketch, while %s is: give sketches or logs, not both", name, args[0])
-		case all == nil:
+		}
+		s.DropSegments()
+		if all == nil {
 			all = s
-		default:
-			if err := all.Merge(s); err != nil {
-				return nil, false, fmt.Errorf("read %s: %v", name, err)
-			}
+		} else if err := all.Merge(s); err != nil {
+			return nil, false, fmt.Errorf("read %s: %v", name, err)
 		}
 	}
 	return all, true, nil
 }
 
 // isSketchFile reports whether name is a sketch file, from its first
-// bytes (a folder, a glob or "-" is not: the log readers take those).
+// bytes, or for Parquet its metadata (a folder, a glob or "-" is not:
+// the log readers take those). A Parquet file named *.sketch.parquet
+// whose footer cannot be read counts as a (damaged) sketch, so that
+// reading it says so.
 func isSketchFile(name string) bool {
 	f, err := os.Open(name)
 	if err != nil {
@@ -96,10 +158,15 @@ func isSketchFile(name string) bool {
 	defer f.Close()
 	head := make([]byte, 32)
 	n, _ := io.ReadFull(f, head)
+	if isParquet(head[:n]) {
+		return logs.IsParquetSketch(name) || strings.HasSuffix(strings.ToLower(name), ".sketch.parquet")
+	}
 	return estimate.IsSketch(head[:n])
 }
 
-// readSketch reads name if it is a sketch file.
+func isParquet(head []byte) bool { return len(head) >= 4 && string(head[:4]) == "PAR1" }
+
+// readSketch reads name if it is a sketch file, CSV or Parquet.
 func readSketch(name string) (*estimate.Sketch, bool, error) {
 	if !isSketchFile(name) {
 		return nil, false, nil
@@ -109,7 +176,14 @@ func readSketch(name string) (*estimate.Sketch, bool, error) {
 		return nil, false, fmt.Errorf("read %s: %v", name, err)
 	}
 	defer f.Close()
-	s, err := estimate.ReadSketch(f, name)
+	head := make([]byte, 4)
+	n, _ := io.ReadFull(f, head)
+	var s *estimate.Sketch
+	if isParquet(head[:n]) {
+		s, err = logs.ReadParquetSketch(name)
+	} else if _, err = f.Seek(0, io.SeekStart); err == nil {
+		s, err = estimate.ReadSketch(f, name)
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("read %v", err)
 	}
@@ -121,4 +195,13 @@ func sketchSamples(s *estimate.Sketch) (fitOn, heldOut fit.Sample) {
 	fitOn.Items, fitOn.Weights = s.Fit.Bins()
 	heldOut.Items, heldOut.Weights = s.HeldOut.Bins()
 	return fitOn, heldOut
+}
+
+// writeSketchFile writes s to w as the output file name asks: Parquet
+// for a name ending in .parquet, else CSV.
+func writeSketchFile(w io.Writer, name string, s *estimate.Sketch) error {
+	if strings.HasSuffix(strings.ToLower(name), ".parquet") {
+		return logs.WriteParquetSketch(w, s)
+	}
+	return estimate.WriteSketch(w, s)
 }

@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name:    "sql",
 		summary: "print the SQL that computes a table's sketch inside a warehouse",
-		usage:   "pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout 0.3] [--seed N] [--observed-at T] [column flags]",
+		usage:   "pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [column flags]",
 		example: `  pollfit sql --dialect postgres --table payments > sketch.sql
   psql -X -q --csv -f sketch.sql > month.sketch.csv
   pollfit fit --requests-per-item 8 month.sketch.csv
@@ -26,8 +26,12 @@ CSV with a header, it is the sketch 'pollfit sketch' makes of the same
 rows, with the same bins, the same hash split and the same censoring
 (pending rows without a settled_at at --observed-at, by default the latest
 timestamp in the table). Rows the reader would reject are left out, as
---skip-bad does. The duckdb and postgres queries are tested against the
-engines; the others are not run in pollfit's tests.`,
+--skip-bad does. With --by COLUMN the query also groups by that column,
+cast to text and trimmed, and returns it first, as the column segment,
+with the column's name in a last column segment_by: the segmented sketch
+'pollfit sketch --by COLUMN' makes, which fit, eval, estimate, frontier
+and report read with --by COLUMN. The duckdb and postgres queries are
+tested against the engines; the others are not run in pollfit's tests.`,
 		flags: sqlFlags,
 	})
 }
@@ -42,6 +46,7 @@ func sqlFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&o.SettledCol, "settled-col", "settled_at", "settle timestamp column; null = pending")
 	fs.StringVar(&o.StatusCol, "status-col", "status", "status column")
 	fs.BoolVar(&o.NoStatus, "no-status", false, "the table has no status column")
+	fs.StringVar(&o.By, "by", "", "also group by this column: a segmented sketch, as pollfit sketch --by makes, for fit --by and the others")
 	fs.StringSliceVar(&o.FinalStatus, "final-status", nil, "extra status values meaning final (comma-separated)")
 	fs.StringSliceVar(&o.PendingStatus, "pending-status", nil, "extra status values meaning pending")
 	observed := fs.String("observed-at", "", "when pending rows were last seen, in UTC unless zoned (default: the latest timestamp in the table)")

@@ -12,6 +12,11 @@
 // columns lo_s, hi_s, final, pending) is read as weighted items with
 // EachWeighted.
 //
+// A sketch (estimate.Sketch) is written as Parquet by WriteParquetSketch
+// and read back by ReadParquetSketch; IsParquetSketch tells it from a
+// Parquet log by its key-value metadata. The log readers do not take
+// sketches: their callers read them (pollfit's commands do).
+//
 // # Censoring
 //
 // A pending row is right-censored at its settled_at (or duration) when it

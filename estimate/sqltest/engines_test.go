@@ -19,18 +19,31 @@ import (
 func TestDuckDBSketch(t *testing.T) {
 	dir := t.TempDir()
 	file := testLog(t, dir, 8000)
+	csv := duckDBExport(t, dir, file, query(t, "duckdb", "payments", ""), "")
+	own, got := ownSketch(t, file), readExport(t, csv)
+	sameSketch(t, "duckdb", own, got)
+	sameSchedule(t, "duckdb", own, got)
+}
+
+// duckDBExport loads a CSV log into DuckDB (with the column by as text
+// when given), runs query q over it and returns the CSV COPY exports.
+func duckDBExport(t *testing.T, dir, file, q, by string) []byte {
+	t.Helper()
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	load := `CREATE TABLE payments AS SELECT * FROM read_csv(?, header = true,
-		columns = {'created_at': 'TIMESTAMPTZ', 'settled_at': 'TIMESTAMPTZ', 'status': 'VARCHAR'})`
+	cols := `'created_at': 'TIMESTAMPTZ', 'settled_at': 'TIMESTAMPTZ', 'status': 'VARCHAR'`
+	if by != "" {
+		cols += ", '" + by + "': 'VARCHAR'"
+	}
+	load := `CREATE TABLE payments AS SELECT * FROM read_csv(?, header = true, columns = {` + cols + `})`
 	if _, err := db.Exec(load, file); err != nil {
 		t.Fatalf("load: %v", err)
 	}
 	out := filepath.Join(dir, "sketch.csv")
-	copyOut := "COPY (" + query(t, "duckdb", "payments") + ") TO '" + strings.ReplaceAll(out, "'", "''") + "' (HEADER, DELIMITER ',')"
+	copyOut := "COPY (" + q + ") TO '" + strings.ReplaceAll(out, "'", "''") + "' (HEADER, DELIMITER ',')"
 	if _, err := db.Exec(copyOut); err != nil {
 		t.Fatalf("query: %v", err)
 	}
@@ -38,9 +51,7 @@ func TestDuckDBSketch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	own, got := ownSketch(t, file), readExport(t, csv)
-	sameSketch(t, "duckdb", own, got)
-	sameSchedule(t, "duckdb", own, got)
+	return csv
 }
 
 // PostgreSQL's sketch of a log loaded by COPY from its CSV, exported by
@@ -49,6 +60,21 @@ func TestDuckDBSketch(t *testing.T) {
 func TestPostgresSketch(t *testing.T) {
 	dir := t.TempDir()
 	file := testLog(t, dir, 8000)
+	q := query(t, "postgres", "pollfit_payments", "")
+	out := postgresExport(t, file, q, "")
+	own, got := ownSketch(t, file), readExport(t, out)
+	sameSketch(t, "postgres", own, got)
+	sameSchedule(t, "postgres", own, got)
+	if !strings.Contains(q, "EXTRACT(EPOCH FROM created_at)") {
+		t.Errorf("the postgres query does not read created_at by EXTRACT(EPOCH FROM ...)")
+	}
+}
+
+// postgresExport loads a CSV log into PostgreSQL (with the column by as
+// text when given), runs query q over it and returns the CSV COPY TO
+// writes.
+func postgresExport(t *testing.T, file, q, by string) []byte {
+	t.Helper()
 	url := os.Getenv("POLLFIT_PG_URL")
 	if url == "" {
 		url = startPostgres(t)
@@ -60,8 +86,11 @@ func TestPostgresSketch(t *testing.T) {
 		t.Fatalf("connect: %v", err)
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, `DROP TABLE IF EXISTS pollfit_payments;
-		CREATE TABLE pollfit_payments (created_at timestamptz, settled_at timestamptz, status text)`); err != nil {
+	cols := "created_at timestamptz, settled_at timestamptz, status text"
+	if by != "" {
+		cols += ", " + by + " text"
+	}
+	if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS pollfit_payments; CREATE TABLE pollfit_payments ("+cols+")"); err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	in, err := os.Open(file)
@@ -73,14 +102,8 @@ func TestPostgresSketch(t *testing.T) {
 		t.Fatalf("load: %v", err)
 	}
 	var out bytes.Buffer
-	q := query(t, "postgres", "pollfit_payments")
 	if _, err := conn.PgConn().CopyTo(ctx, &out, "COPY ("+q+") TO STDOUT (FORMAT csv, HEADER true)"); err != nil {
 		t.Fatalf("query: %v", err)
 	}
-	own, got := ownSketch(t, file), readExport(t, out.Bytes())
-	sameSketch(t, "postgres", own, got)
-	sameSchedule(t, "postgres", own, got)
-	if !strings.Contains(q, "EXTRACT(EPOCH FROM created_at)") {
-		t.Errorf("the postgres query does not read created_at by EXTRACT(EPOCH FROM ...)")
-	}
+	return out.Bytes()
 }

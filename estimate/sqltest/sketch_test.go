@@ -83,10 +83,11 @@ func ownSketch(t *testing.T, file string) *estimate.Sketch {
 	return s
 }
 
-// query is pollfit's query over table in a dialect.
-func query(t *testing.T, dialect, table string) string {
+// query is pollfit's query over table in a dialect, segmented by column
+// by when given.
+func query(t *testing.T, dialect, table, by string) string {
 	t.Helper()
-	q, err := estimate.SketchSQL(estimate.SQLOptions{Dialect: dialect, Table: table, Holdout: holdout, Seed: seed})
+	q, err := estimate.SketchSQL(estimate.SQLOptions{Dialect: dialect, Table: table, Holdout: holdout, Seed: seed, By: by})
 	if err != nil {
 		t.Fatal(err)
 	}

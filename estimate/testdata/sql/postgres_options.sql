@@ -1,4 +1,4 @@
--- pollfit sketch v1 of public.payments: holdout=0.2 seed=9 (postgres)
+-- pollfit sketch v2 of public.payments: holdout=0.2 seed=9 (postgres)
 -- Export the result as CSV with a header; pollfit reads it as a sketch.
 WITH
 src AS (

@@ -1,4 +1,4 @@
--- pollfit sketch v1 of payments: holdout=0.3 seed=1 (spark)
+-- pollfit sketch v2 of payments: holdout=0.3 seed=1 (spark)
 -- Export the result as CSV with a header; pollfit reads it as a sketch.
 WITH
 src AS (

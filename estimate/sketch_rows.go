@@ -1,0 +1,178 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/pollfit/pollfit/internal/quote"
+)
+
+// A SketchRow is one row of a sketch file (see WriteSketch): one
+// non-empty bin of one kind in one part, of one segment in a segmented
+// sketch. Readers and writers of other file formats go through it.
+type SketchRow struct {
+	// Segment is the row's value of the sketch's By column ("" when the
+	// sketch is not segmented).
+	Segment string
+	// Part is fit or heldout, Kind settled, failed or pending.
+	Part, Kind string
+	// Bin is the age bin (0 to 130001); Age the least age in it, Weight
+	// its weight, Sum its weighted sum of ages, all in seconds.
+	Bin              int
+	Age, Weight, Sum float64
+	// Mixed reports that the bin has seen more than one age.
+	Mixed bool
+}
+
+// SketchColumns are the columns of a sketch file's rows, after the
+// segment column of a segmented sketch.
+var SketchColumns = []string{"part", "kind", "bin", "age_s", "weight", "sum_s", "mixed"}
+
+// A SketchRowError is a bad row's problem and the column it is in, one
+// of SketchColumns.
+type SketchRowError struct {
+	Column string
+	Msg    string
+}
+
+func (e *SketchRowError) Error() string { return "column " + e.Column + ": " + e.Msg }
+
+// Rows calls fn with each row of s in the file's order: by segment in
+// the order the values came (the whole sketch when it has no segments),
+// then part, bin and kind. It stops at fn's first error.
+func (s *Sketch) Rows(fn func(SketchRow) error) error {
+	if s.By == "" {
+		return partRows("", &s.Fit, &s.HeldOut, fn)
+	}
+	for _, g := range s.Segments {
+		if err := partRows(g.Value, &g.Fit, &g.HeldOut, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func partRows(seg string, fitPart, heldOut *SketchPart, fn func(SketchRow) error) error {
+	for _, p := range []sketchPart{{"fit", fitPart}, {"heldout", heldOut}} {
+		for i := range p.a.settled {
+			for _, k := range p.a.kinds(i) {
+				if k.b.w == 0 {
+					continue
+				}
+				r := SketchRow{Segment: seg, Part: p.name, Kind: k.name, Bin: i, Age: k.b.first, Weight: k.b.w, Sum: k.b.sum, Mixed: k.b.mixed}
+				if err := fn(r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// AddRow adds one row to s: to the row's segment and the whole in a
+// segmented sketch (r.Segment is ignored in one without segments). A bad
+// row is a *SketchRowError naming its column; s is then unchanged.
+func (s *Sketch) AddRow(r SketchRow) error {
+	var p *SketchPart
+	switch r.Part {
+	case "fit", "heldout":
+	default:
+		return &SketchRowError{"part", fmt.Sprintf("%q (want fit or heldout)", quote.Clip(r.Part))}
+	}
+	if r.Bin < 0 || r.Bin >= nSketchBins {
+		return &SketchRowError{"bin", fmt.Sprintf("%d (want 0 to %d)", r.Bin, nSketchBins-1)}
+	}
+	for _, c := range []struct {
+		name string
+		x    float64
+	}{{"age_s", r.Age}, {"weight", r.Weight}, {"sum_s", r.Sum}} {
+		if !(c.x >= 0) || math.IsInf(c.x, 0) {
+			return &SketchRowError{c.name, fmt.Sprintf("%s (want a number ≥ 0)", num(c.x))}
+		}
+	}
+	if r.Weight == 0 || sketchBin(r.Age) != r.Bin {
+		return &SketchRowError{"age_s", fmt.Sprintf("%s is not in bin %d, or the weight is 0", num(r.Age), r.Bin)}
+	}
+	if r.Age > maxAgeSeconds || r.Sum > r.Weight*maxAgeSeconds {
+		return &SketchRowError{"age_s", fmt.Sprintf("age beyond 100 years (age_s %s, mean sum_s/weight %g s): the sketch is damaged; write it again with pollfit sketch", num(r.Age), r.Sum/r.Weight)}
+	}
+	switch r.Kind {
+	case "settled", "failed", "pending":
+	default:
+		return &SketchRowError{"kind", fmt.Sprintf("%q (want settled, failed or pending)", quote.Clip(r.Kind))}
+	}
+	parts := []*SketchPart{&s.Fit}
+	if r.Part == "heldout" {
+		parts[0] = &s.HeldOut
+	}
+	if s.By != "" {
+		g, err := s.segment(r.Segment)
+		if err != nil {
+			return &SketchRowError{"segment", err.Error()}
+		}
+		p = &g.Fit
+		if r.Part == "heldout" {
+			p = &g.HeldOut
+		}
+		parts = append(parts, p)
+	}
+	for _, p := range parts {
+		p.addBin(r)
+	}
+	return nil
+}
+
+// addBin adds a checked row's bin to p.
+func (p *SketchPart) addBin(r SketchRow) {
+	b := binStat{first: r.Age, w: r.Weight, sum: r.Sum, mixed: r.Mixed}
+	switch r.Kind {
+	case "settled":
+		mergeLeast(&p.settled[r.Bin], &b)
+		p.Final += b.w
+	case "failed":
+		mergeLeast(&p.failed[r.Bin], &b)
+		p.Final += b.w
+		p.Failed += b.w
+	default:
+		mergeLeast(&p.pending[r.Bin], &b)
+		p.Pending += b.w
+	}
+	p.Items += b.w
+}
+
+// parseSketchNumber reads a row's number field.
+func parseSketchNumber(f, col string) (float64, error) {
+	x, err := strconv.ParseFloat(f, 64)
+	if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+		return 0, &SketchRowError{col, fmt.Sprintf("%q (want a number ≥ 0)", quote.Clip(f))}
+	}
+	return x, nil
+}
+
+// Bins are a part's items as weighted items, one a non-empty bin and
+// kind (settled, failed, pending), at the bin's common age, or its mean
+// age when they differ.
+func (p *SketchPart) Bins() (items []Item, weights []float64) {
+	for i := range p.settled {
+		for _, k := range p.kinds(i) {
+			if k.b.w > 0 {
+				items = append(items, Item{Age: k.b.age(), Status: k.status})
+				weights = append(weights, k.b.w)
+			}
+		}
+	}
+	return items, weights
+}
+
+// binKind is one kind of a bin, for walking them.
+type binKind struct {
+	name   string
+	status Status
+	b      *binStat
+}
+
+// kinds are bin i's three kinds, in the file's order.
+func (p *SketchPart) kinds(i int) [3]binKind {
+	return [3]binKind{{"settled", Settled, &p.settled[i]}, {"failed", Failed, &p.failed[i]}, {"pending", Pending, &p.pending[i]}}
+}
