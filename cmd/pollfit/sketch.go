@@ -22,6 +22,7 @@ func init() {
   pollfit fit --requests-per-item 8 month.sketch.csv
   pollfit sketch --by method -o month.sketch.parquet logs/2026-11-*/
   pollfit fit --by method --requests-per-item 8 month.sketch.parquet
+  pollfit sketch --from postgres://analyst@db/payments --table payments -o month.sketch.csv
 
 A sketch holds, for the items to fit on and the items held out (split by a
 hash of each row, so the same rows always split alike), final and pending
@@ -38,7 +39,11 @@ column merge value by value. The file is CSV, documented in
 'go doc github.com/pollfit/pollfit/estimate WriteSketch', or Parquet when
 -o names a .parquet file (the same columns, the split and column in the
 file's key-value metadata: 'go doc github.com/pollfit/pollfit/estimate/logs
-WriteParquetSketch'); CSV and Parquet sketches merge alike.`,
+WriteParquetSketch'); CSV and Parquet sketches merge alike. --from runs
+the query of 'pollfit sql --dialect postgres' (with --table, --by, the
+split and the column, status and --observed-at flags) on a PostgreSQL
+server through the pure-Go driver pgx, streaming its result into the
+sketch: the rows never leave the database.`,
 		flags: sketchFlags,
 	})
 }
@@ -49,8 +54,21 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	by := fs.String("by", "", fmt.Sprintf("one sketch per value of this column, in one file (a segment column; at most %d values)", estimate.MaxSketchSegments))
 	out := fs.StringP("output", "o", "", "output file (default stdout; a name ending in .parquet writes Parquet)")
 	force := fs.Bool("force", false, "overwrite an existing output file")
+	from := fs.String("from", "", "run the sketch query on this PostgreSQL server (postgres://user@host/db) instead of reading logs")
+	table := fs.String("table", "", "with --from: the table (or parenthesised subquery) holding the log")
+	noStatus := fs.Bool("no-status", false, "with --from: the table has no status column")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
+		if *from != "" {
+			s, err := rf.sketchFromServer(e, *from, *table, *noStatus, *by, *holdout, *seed, args)
+			if err != nil {
+				return err
+			}
+			return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return writeSketchFile(w, *out, s) })
+		}
+		if *table != "" || *noStatus {
+			return usagef("sketch: --table and --no-status go with --from")
+		}
 		if len(args) == 0 {
 			return usagef("sketch: give LOG files (or sketches to merge)")
 		}

@@ -1,0 +1,87 @@
+package sqltest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pollfit/pollfit/estimate"
+)
+
+// pollfit sketch --from postgres://… runs the sketch query on the
+// server itself, streaming the result through pgx: its sketch is
+// pollfit's own sketch of the same rows, bin for bin, and a bad query
+// (a missing table) is an error naming the server without its password.
+func TestSketchFromPostgres(t *testing.T) {
+	dir := t.TempDir()
+	file := testLog(t, dir, 8000)
+	url := os.Getenv("POLLFIT_PG_URL")
+	if url == "" {
+		url = startPostgres(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, `DROP TABLE IF EXISTS pollfit_from;
+		CREATE TABLE pollfit_from (created_at timestamptz, settled_at timestamptz, status text)`); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	in, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if _, err := conn.PgConn().CopyFrom(ctx, in, "COPY pollfit_from FROM STDIN (FORMAT csv, HEADER true)"); err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	bin := buildPollfit(t, dir)
+	out := filepath.Join(dir, "from.sketch.csv")
+	if b, err := exec.Command(bin, "sketch", "--from", url, "--table", "pollfit_from",
+		"--holdout", fmt.Sprint(holdout), "--seed", fmt.Sprint(seed), "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("pollfit sketch --from: %v\n%s", err, b)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := estimate.ReadSketch(f, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := ownSketch(t, file)
+	sameSketch(t, "postgres (sketch --from)", own, got)
+
+	withPassword := strings.Replace(url, "postgres@", "postgres:s3cret@", 1)
+	b, err := exec.Command(bin, "sketch", "--from", withPassword, "--table", "no_such_table", "-o", filepath.Join(dir, "x.csv")).CombinedOutput()
+	msg := string(b)
+	if err == nil || !strings.Contains(msg, "no_such_table") || strings.Contains(msg, "s3cret") {
+		t.Errorf("sketch --from a missing table: %v, %q; want an error naming the table, without the password", err, msg)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
+		t.Errorf("sketch --from a missing table left an output file")
+	}
+}
+
+// buildPollfit builds the pollfit command into dir.
+func buildPollfit(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "pollfit")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/pollfit")
+	cmd.Dir = "../.."
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build pollfit: %v\n%s", err, b)
+	}
+	return bin
+}
