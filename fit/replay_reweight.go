@@ -2,6 +2,7 @@ package fit
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -63,4 +64,25 @@ func (rp *replayed) measure(weights []float64) (mean, p95, perItem float64) {
 		}
 	}
 	return sum / seen, p95, perItem
+}
+
+// Lags are the lags in seconds of the items that s sees by horizon, in
+// the items' order, as Replay counts them (reset on signal and
+// wall-clock aligned asks included). Like Replay it refuses items
+// without a creation time under a schedule with aligned asks.
+func Lags(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) ([]float64, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	r := newReplayer(s)
+	var lags []float64
+	for i, it := range items {
+		if len(s.Aligned) > 0 && !it.HasCreated() {
+			return nil, fmt.Errorf("lags: item %d has no creation time, which wall-clock aligned asks need", i+1)
+		}
+		if o := replayOne(r, it, horizon); o.seen {
+			lags = append(lags, o.lag)
+		}
+	}
+	return lags, nil
 }

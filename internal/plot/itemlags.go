@@ -10,50 +10,12 @@ import (
 )
 
 // ItemLags returns the lag in seconds of each item of items that
-// schedule s detects within horizon, as fit.Replay counts them: the first
-// ask at an age ≥ the answer's, age-based or wall-clock aligned. With
-// reset on signal, the client asks at the signal and restarts the
-// age-based clauses from it. It returns ok false when s has aligned asks
-// and an item has no creation time.
+// schedule s detects within horizon, as fit.Replay counts them (fit.Lags).
+// It returns ok false when s has aligned asks and an item has no
+// creation time.
 func ItemLags(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) (lags []float64, ok bool) {
-	tl := s.Timeline()
-	for _, it := range items {
-		if !it.Status.Final() {
-			continue
-		}
-		t := time.Duration(math.Round(it.Age * 1e9))
-		next, found := tl.Next(t)
-		if s.ResetOnSignal && it.HasSignal() && it.Signal >= 0 {
-			next, found = afterSignal(tl, t, time.Duration(math.Round(it.Signal*1e9)))
-		}
-		for _, a := range s.Aligned {
-			if !it.HasCreated() {
-				return nil, false
-			}
-			if n, ok := a.Next(it.Created, t); ok && (!found || n < next) {
-				next, found = n, true
-			}
-		}
-		if found && next <= horizon {
-			lags = append(lags, (next - t).Seconds())
-		}
-	}
-	return lags, true
-}
-
-// afterSignal is the first age-based ask at or after age t when a signal
-// at age g makes the client ask at once and start the timeline again:
-// before g the timeline's own asks, then g itself, then g plus the
-// timeline's ages.
-func afterSignal(tl *schedule.Timeline, t, g time.Duration) (time.Duration, bool) {
-	if t <= g {
-		if a, ok := tl.Next(t); ok && a < g {
-			return a, true
-		}
-		return g, true
-	}
-	a, ok := tl.Next(t - g)
-	return g + a, ok
+	lags, err := fit.Lags(s, items, horizon)
+	return lags, err == nil
 }
 
 // percentileCurve is the lag distribution known only by its replayed

@@ -192,18 +192,7 @@ func deadlines(ds []estimate.Deadline) string {
 
 // budget describes the fit's budget and objective.
 func budget(st *fit.StudyResult) string {
-	b := st.Budget
-	var s string
-	switch b.Kind() {
-	case fit.BudgetRequests:
-		s = fmt.Sprintf("%.3g requests per item", b.RequestsPerItem)
-	case fit.BudgetAsksBy:
-		s = fmt.Sprintf("%d asks by %s to an item that never settles", b.AsksBy, schedule.FormatAge(b.AsksByAge.Seconds()))
-	case fit.BudgetMaxAttempts:
-		s = fmt.Sprintf("%d attempts in all", b.MaxAttempts)
-	default:
-		s = fmt.Sprintf("price %.3g s of lag per request", b.Price)
-	}
+	s := st.Budget.String()
 	if st.BudgetFrom != "" {
 		s += " (" + st.BudgetFrom + "'s cost on the fitting items)"
 	}
