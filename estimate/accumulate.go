@@ -131,6 +131,10 @@ func (a *Accumulator) AddWeighted(it Item, w float64) {
 }
 
 // addPhase records the wall-clock time of day at which an item settled.
+// Dated is the weight of the final items with a creation time: those
+// whose settle time of day Periodicity folds.
+func (a *Accumulator) Dated() float64 { return a.phaseW }
+
 // AddPhase folds only the settle time of day of a final item with a
 // creation time, which is all Periodicity and TimestampResolution read:
 // a pass that bins the ages elsewhere (into a Sketch) probes for batches

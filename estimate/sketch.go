@@ -21,7 +21,7 @@ const SketchVersion = 2
 // 0.023% wide), so that replaying a bin at its mean age is exact unless
 // an ask falls inside it, and off by less than the bin's width when one
 // does. Sketches of the same split merge by adding: one a day, merged
-// into a month. A sketch takes about 17 MB in memory, whatever the size
+// into a month. A sketch takes about 25 MB in memory, whatever the size
 // of the log; its file holds only the bins with items.
 //
 // A sketch keeps no creation times or signals: wall-clock aligned asks,

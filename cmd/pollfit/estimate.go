@@ -231,7 +231,10 @@ func summarize(acc *estimate.Accumulator, st logs.Stats, qs []float64, atKeys []
 	if acc.Dropped > 0 {
 		sum.warnings = append(sum.warnings, fmt.Sprintf("%d items ignored for a negative or invalid age", acc.Dropped))
 	}
-	if !st.HasCreated && r.Items > 0 {
+	switch {
+	case r.Items > 0 && acc.Dated() == 0:
+		sum.warnings = append(sum.warnings, "no final item has a creation time (a sketch or a histogram keeps none): no test for batches")
+	case !st.HasCreated && r.Items > 0:
 		sum.warnings = append(sum.warnings, "not every item has a creation time: periodicity uses those that do")
 	}
 	return sum
