@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,7 +29,7 @@ const (
 )
 
 // byHint is the note suggesting --by for the logs at args, or "".
-func (r *readFlags) byHint(args []string, st logs.Stats) string {
+func (r *readFlags) byHint(ctx context.Context, args []string, st logs.Stats) string {
 	if r.quiet || r.noHint || r.histogram || st.Rows > hintMaxRows {
 		return ""
 	}
@@ -46,7 +47,7 @@ func (r *readFlags) byHint(args []string, st logs.Stats) string {
 		return ""
 	}
 	for _, c := range cols[:min(len(cols), hintColumns)] {
-		if h := columnHint(args, opt, c); h != "" {
+		if h := columnHint(ctx, args, opt, c); h != "" {
 			return h
 		}
 	}
@@ -55,11 +56,11 @@ func (r *readFlags) byHint(args []string, st logs.Stats) string {
 
 // columnHint reads column col and says how it separates the answers, or
 // "" when it does not (see the rule above).
-func columnHint(args []string, opt logs.Options, col string) string {
+func columnHint(ctx context.Context, args []string, opt logs.Options, col string) string {
 	opt.By, opt.SkipBad, opt.Progress = col, true, nil
 	var ages [][]float64
 	var values []string
-	_, err := logs.EachBy(args, opt, func(it estimate.Item, _ float64, seg int, v string) {
+	_, err := logs.EachByContext(ctx, args, opt, func(it estimate.Item, _ float64, seg int, v string) {
 		if seg == len(values) {
 			values = append(values, v)
 			ages = append(ages, nil)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/spf13/pflag"
 )
@@ -78,7 +79,7 @@ prints one summary per value of a categorical column (at most 64 values).`,
 					for _, w := range sum.warnings {
 						fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
 					}
-					if h := rf.byHint(args, st); h != "" {
+					if h := rf.byHint(e.context(), args, st); h != "" {
 						fmt.Fprintf(e.stderr, "pollfit: note: %s\n", h)
 					}
 				}
@@ -203,8 +204,8 @@ func summarize(acc *estimate.Accumulator, st logs.Stats, qs []float64, atKeys []
 	r.Quantiles, r.QuantileCI = map[string]*float64{}, map[string][2]*float64{}
 	for _, q := range qs {
 		lo, hi := s.QuantileBand(q, 0.95, estimate.ConfLog)
-		r.Quantiles[quantileKey(q)] = orNull(s.Quantile(q))
-		r.QuantileCI[quantileKey(q)] = [2]*float64{orNull(lo), orNull(hi)}
+		r.Quantiles[quantileKey(q)] = fit.JSONNumber(s.Quantile(q))
+		r.QuantileCI[quantileKey(q)] = [2]*float64{fit.JSONNumber(lo), fit.JSONNumber(hi)}
 	}
 	r.Survival = map[string]float64{}
 	for i, k := range atKeys {
@@ -219,7 +220,7 @@ func summarize(acc *estimate.Accumulator, st logs.Stats, qs []float64, atKeys []
 			lo, hi = dl.Age-2*dl.Spread, dl.Age+2*dl.Spread
 		}
 		r.Deadlines = append(r.Deadlines, deadlineJSON{Age: dl.Age, Spread: dl.Spread, Share: dl.Share,
-			Failed: orNull(acc.FailedShare(lo, hi))})
+			Failed: fit.JSONNumber(acc.FailedShare(lo, hi))})
 	}
 	if p := estimate.Periodicity(acc, estimate.PeriodOptions{}); p != nil {
 		r.Period = &periodJSON{p.Period, p.Phase, p.Share, p.PValue}
@@ -238,12 +239,4 @@ func summarize(acc *estimate.Accumulator, st logs.Stats, qs []float64, atKeys []
 		sum.warnings = append(sum.warnings, "not every item has a creation time: periodicity uses those that do")
 	}
 	return sum
-}
-
-// orNull is v, or nil (JSON null) for NaN.
-func orNull(v float64) *float64 {
-	if math.IsNaN(v) {
-		return nil
-	}
-	return &v
 }

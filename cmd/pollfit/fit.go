@@ -368,7 +368,7 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 		for _, n := range rep.res.Notes {
 			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
 		}
-		if h := rf.byHint(args, in.stats); h != "" {
+		if h := rf.byHint(e.context(), args, in.stats); h != "" {
 			fmt.Fprintf(e.stderr, "pollfit: note: %s\n", h)
 		}
 	}

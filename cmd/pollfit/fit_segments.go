@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -176,11 +175,11 @@ type sharedJSON struct {
 func (r *segmentReport) writeJSON(w io.Writer) error {
 	s := r.res
 	out := segmentsJSON{By: r.by, MinSegment: s.MinFinal,
-		Budget: map[string]any{"requests_per_item": s.Budget, "per_segment": s.PerSegment, "price": finite(s.Allocation.Price)},
-		Total: totalJSON{Items: s.Total.Items, LagMean: finite(s.Total.LagMean), RequestsPerItem: finite(s.Total.RequestsPerItem),
-			Stuck: finite(s.Total.Stuck), MissedShare: finite(s.Total.MissedShare)},
+		Budget: map[string]any{"requests_per_item": s.Budget, "per_segment": s.PerSegment, "price": fit.JSONNumber(s.Allocation.Price)},
+		Total: totalJSON{Items: s.Total.Items, LagMean: fit.JSONNumber(s.Total.LagMean), RequestsPerItem: fit.JSONNumber(s.Total.RequestsPerItem),
+			Stuck: fit.JSONNumber(s.Total.Stuck), MissedShare: fit.JSONNumber(s.Total.MissedShare)},
 		Shared:  sharedJSON{Schedule: schedule.Format(s.Shared.Schedule), Row: s.Shared.Fitted},
-		Change:  finite(s.Change()),
+		Change:  fit.JSONNumber(s.Change()),
 		Holdout: holdoutJSON{Share: s.Shared.Holdout, Seed: s.Shared.Seed, FitItems: s.Shared.FitOn.Total(), Test: s.Shared.HeldOut.Total()}}
 	for _, f := range s.Segments {
 		out.Segments = append(out.Segments, segmentJSON{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
@@ -189,14 +188,6 @@ func (r *segmentReport) writeJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
-}
-
-// finite is x, or nil (JSON null) when it is NaN or infinite.
-func finite(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
 }
 
 // exportSegments are the segments' schedules for export.

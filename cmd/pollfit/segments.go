@@ -144,7 +144,7 @@ func (r *readFlags) eachBy(e *env, args []string, by, cmd string, fn func(it est
 	}
 	return r.readLogs(e, args, func(opt logs.Options) (logs.Stats, error) {
 		opt.By = by
-		return logs.EachBy(args, opt, func(it estimate.Item, w float64, seg int, v string) { fn(it, w, seg, v) })
+		return logs.EachByContext(e.context(), args, opt, func(it estimate.Item, w float64, seg int, v string) { fn(it, w, seg, v) })
 	})
 }
 

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -24,6 +25,12 @@ const MaxByValues = 1000
 // memory stays flat; more than MaxByValues distinct values is an error.
 // Histograms have no By column and are refused.
 func EachBy(paths []string, opt Options, fn func(it estimate.Item, w float64, seg int, value string)) (Stats, error) {
+	return EachByContext(context.Background(), paths, opt, fn)
+}
+
+// EachByContext is EachBy, stopping soon after ctx is done with ctx's
+// error wrapped, as EachContext does.
+func EachByContext(ctx context.Context, paths []string, opt Options, fn func(it estimate.Item, w float64, seg int, value string)) (Stats, error) {
 	if opt.By == "" {
 		return Stats{}, errors.New("EachBy needs Options.By, the column to segment by")
 	}
@@ -36,6 +43,7 @@ func EachBy(paths []string, opt Options, fn func(it estimate.Item, w float64, se
 		return Stats{}, err
 	}
 	r.by = &segTable{ids: map[string]int32{}}
+	r.ctx = ctx
 	defer r.close()
 	return r.readAll(paths)
 }

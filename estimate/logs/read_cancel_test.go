@@ -47,5 +47,16 @@ func TestEachContextStops(t *testing.T) {
 		if items, _, err := ReadContext(ctx, []string{p}, Options{}); !errors.Is(err, context.Canceled) || len(items) != 0 {
 			t.Errorf("%s, cancelled before: %v (%d items), want context.Canceled and none", name, err, len(items))
 		}
+		// EachByContext stops alike.
+		ctx, cancel = context.WithCancel(context.Background())
+		n = 0
+		_, err = EachByContext(ctx, []string{p}, Options{By: "status"}, func(estimate.Item, float64, int, string) {
+			if n++; n == 1000 {
+				cancel()
+			}
+		})
+		if !errors.Is(err, context.Canceled) || n >= len(rows)/2 {
+			t.Errorf("%s, by status: %v after %d of %d items, want context.Canceled soon after 1000", name, err, n, len(rows))
+		}
 	}
 }

@@ -3,9 +3,9 @@ package simulate
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"math/rand/v2"
 
+	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/backoff"
 )
 
@@ -81,13 +81,7 @@ func (s *summary) summary() Summary {
 type jsonSpread backoff.Spread
 
 func (s jsonSpread) MarshalJSON() ([]byte, error) {
-	num := func(x float64) any {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil
-		}
-		return x
-	}
-	return json.Marshal(map[string]any{"median": num(s.Median), "p10": num(s.P10), "p90": num(s.P90)})
+	return json.Marshal(map[string]*float64{"median": fit.JSONNumber(s.Median), "p10": fit.JSONNumber(s.P10), "p90": fit.JSONNumber(s.P90)})
 }
 
 // MarshalJSON writes the summary with the keys last_served_s,
