@@ -167,4 +167,40 @@
 // of a sketch file are SketchRow values (Sketch.Rows, Sketch.AddRow), so
 // that package estimate/logs writes and reads the same sketch as Parquet
 // without estimate linking a file format.
+//
+// # The item sample
+//
+// Bins keep no creation times or signals, which wall-clock aligned asks,
+// batch shapes and reset on signal need. So each part of a pollfit
+// sketch also keeps an item sample: of its distinct rows (status, age,
+// creation time, signal), the Sketch.Sample (DefaultSample, 32768) with
+// the least key, the key being the split's hash h above and then the
+// row's fields, each row with the number of times it came. Bottom-k is
+// deterministic and merges exactly: the least keys of a union are the
+// least among the parts' least keys, with the counts of the same row
+// added; so sketches of days merge into the month's, and the same rows
+// give the same sample in any order. A part with at most Sample distinct
+// rows keeps them all, and pollfit then fits and measures on exactly the
+// rows the bins hold, each once. Beyond, a log with signals or batches
+// is fitted and measured on a uniform sample by hash of Sample rows a
+// part, each weighted by the rows it stands for (SketchPart.Sampled).
+// In the file the sample follows the bins:
+//
+//	# pollfit sketch v2 holdout=0.3 seed=1 sample=32768
+//	part,kind,bin,age_s,weight,sum_s,mixed
+//	...
+//	part,status,age_s,created_ns,signal_s,weight
+//	fit,settled,9.8123,1793534400123456789,4.5,1
+//
+// one row a distinct sampled row, in key order, fitting part first: the
+// part, the status (settled, failed or pending), the age in seconds, the
+// creation time in Unix nanoseconds and the age at the signal in seconds
+// (each empty when unknown), and the number of times the row came. The
+// hash is computed again on reading. A part's sample is exact when its
+// counts add up to the part's count in the bins. About 50 bytes a row:
+// 3.3 MB at most. A sketch without sample= in its first line has none;
+// a SQL engine's (SketchSQL) never has one: it serves schedules asking
+// by age only. In a segmented sketch only the parts of all values
+// together keep a sample, not each value's (and the file's segment rows
+// come before the sample rows, which have no segment column).
 package estimate

@@ -24,13 +24,26 @@ const SketchVersion = 2
 // into a month. A sketch takes about 25 MB in memory, whatever the size
 // of the log; its file holds only the bins with items.
 //
-// A sketch keeps no creation times or signals: wall-clock aligned asks,
-// batch shapes and reset on signal need the log itself.
+// Bins keep no creation times or signals, which wall-clock aligned asks,
+// batch shapes and reset on signal need: for those, each part also keeps
+// a sample of its rows, the Sample rows with the least hash (the split's
+// hash, so any row is as likely to be kept), each with its creation time
+// and signal and weighted by the rows it stands for. The sample too
+// merges exactly, and holds every row of a part that has at most Sample
+// distinct rows; beyond, a log with signals or batches is fitted and
+// measured on a uniform sample by hash of Sample rows a part (see
+// SketchPart.Sampled). A sketch of DefaultSample rows a part takes
+// about 3 MB more once its parts hold that many rows. A SQL engine's
+// sketch and a Parquet sketch file have no sample.
 type Sketch struct {
 	// Holdout is the share of rows hashed to the held-out part, and Seed
 	// the hash's seed.
 	Holdout float64
 	Seed    uint64
+	// Sample is the most distinct rows each part's item sample keeps;
+	// 0: the sketch keeps no sample. A segmented sketch's segments keep
+	// none: only its parts of all values together do.
+	Sample int
 	// Fit and HeldOut are the parts (of all segments together, in a
 	// segmented sketch).
 	Fit, HeldOut SketchPart
@@ -76,12 +89,17 @@ type SketchPart struct {
 	// Items, Final, Pending and Failed are weighted counts.
 	Items, Final, Pending, Failed float64
 	settled, failed, pending      [nSketchBins]binStat
+	sample                        rowSample
 }
 
-// add adds an item standing for w identical ones.
-func (p *SketchPart) add(it Item, w float64) {
+// add adds an item of hash h standing for w identical ones, to a sample
+// of at most k rows.
+func (p *SketchPart) add(h uint64, it Item, w float64, k int) {
 	if !(it.Age >= 0) || math.IsInf(it.Age, 1) || !(w > 0) || math.IsInf(w, 1) {
 		return
+	}
+	if p.sample.wants(h, k) {
+		p.sample.add(newSampleRow(h, it, w), k)
 	}
 	p.Items += w
 	b := fastSketchBin(it.Age)
@@ -119,12 +137,13 @@ func mergeLeast(p, q *binStat) {
 	}
 }
 
-// Merge adds the items of q to p: a sketch's two parts merged are all
-// its items.
-func (p *SketchPart) Merge(q *SketchPart) { p.merge(q) }
+// Merge adds the items of q to p, bins only: a sketch's two parts
+// merged are all its items (their samples are not merged).
+func (p *SketchPart) Merge(q *SketchPart) { p.merge(q, 0) }
 
-// merge adds q to p.
-func (p *SketchPart) merge(q *SketchPart) {
+// merge adds q to p, keeping a sample of at most k rows (none for k 0).
+func (p *SketchPart) merge(q *SketchPart, k int) {
+	p.sample.merge(&q.sample, k)
 	for i := range p.settled {
 		mergeLeast(&p.settled[i], &q.settled[i])
 		mergeLeast(&p.failed[i], &q.failed[i])
@@ -137,13 +156,17 @@ func (p *SketchPart) merge(q *SketchPart) {
 }
 
 // NewSketch returns an empty sketch that holds out a share holdout of
-// the rows (0 ≤ holdout < 1), by a hash seeded with seed.
+// the rows (0 ≤ holdout < 1), by a hash seeded with seed, with samples
+// of DefaultSample rows.
 func NewSketch(holdout float64, seed uint64) (*Sketch, error) {
 	if !(holdout >= 0 && holdout < 1) {
 		return nil, fmt.Errorf("sketch: hold-out share %g: want 0 ≤ share < 1", holdout)
 	}
-	return &Sketch{Holdout: holdout, Seed: seed}, nil
+	return &Sketch{Holdout: holdout, Seed: seed, Sample: DefaultSample}, nil
 }
+
+// HasSample reports whether the sketch keeps an item sample.
+func (s *Sketch) HasSample() bool { return s.Sample > 0 }
 
 // Add adds an item standing for w identical rows. A single row (w = 1)
 // goes to the part its hash chooses; a weighted row (a histogram bin) is
@@ -151,35 +174,38 @@ func NewSketch(holdout float64, seed uint64) (*Sketch, error) {
 // about Holdout. In a segmented sketch, Add counts the row in no segment:
 // use AddBy.
 func (s *Sketch) Add(it Item, w float64) {
-	fitW, outW := s.split(it, w)
-	s.Fit.addSplit(it, fitW)
-	s.HeldOut.addSplit(it, outW)
+	h, fitW, outW := s.split(it, w)
+	s.Fit.addSplit(h, it, fitW, s.Sample)
+	s.HeldOut.addSplit(h, it, outW, s.Sample)
 }
 
 // split is how much of an item standing for w rows goes to each part.
-func (s *Sketch) split(it Item, w float64) (fitW, outW float64) {
-	h := rowHash(s.Seed, it)
+func (s *Sketch) split(it Item, w float64) (h uint64, fitW, outW float64) {
+	h = rowHash(s.Seed, it)
 	if w == 1 {
 		if held(h, s.Holdout) {
-			return 0, 1
+			return h, 0, 1
 		}
-		return 1, 0
+		return h, 1, 0
 	}
 	if n := math.Floor(w); n > 0 && s.Holdout > 0 && !math.IsInf(w, 0) {
 		outW = distuv.Binomial{N: n, P: s.Holdout, Src: rand.NewPCG(h, s.Seed)}.Rand()
 	}
-	return w - outW, outW
+	return h, w - outW, outW
 }
 
-// addSplit adds an item standing for w rows when w > 0.
-func (p *SketchPart) addSplit(it Item, w float64) {
+// addSplit adds an item of hash h standing for w rows when w > 0,
+// keeping a sample of at most k rows.
+func (p *SketchPart) addSplit(h uint64, it Item, w float64, k int) {
 	if w > 0 {
-		p.add(it, w)
+		p.add(h, it, w, k)
 	}
 }
 
 // Merge adds the rows of t to s; both must have the same split and the
-// same segment column (or none), and segments merge value by value.
+// same segment column (or none), and segments merge value by value. The
+// samples merge to the smaller Sample of the two (none when either has
+// none).
 func (s *Sketch) Merge(t *Sketch) error {
 	if s.Holdout != t.Holdout || s.Seed != t.Seed {
 		return fmt.Errorf("sketch: merge a split of %g (seed %d) into one of %g (seed %d): sketches merge only with the same --holdout and --seed",
@@ -196,11 +222,12 @@ func (s *Sketch) Merge(t *Sketch) error {
 		if err != nil {
 			return err
 		}
-		d.Fit.merge(&g.Fit)
-		d.HeldOut.merge(&g.HeldOut)
+		d.Fit.merge(&g.Fit, 0)
+		d.HeldOut.merge(&g.HeldOut, 0)
 	}
-	s.Fit.merge(&t.Fit)
-	s.HeldOut.merge(&t.HeldOut)
+	s.Sample = min(s.Sample, t.Sample)
+	s.Fit.merge(&t.Fit, s.Sample)
+	s.HeldOut.merge(&t.HeldOut, s.Sample)
 	return nil
 }
 

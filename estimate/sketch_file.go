@@ -20,7 +20,9 @@ import (
 // bin i ≥ 1 starts at 10^((i−1)/10000) ms), the first age seen in it,
 // the weight, the sum of the weighted ages, and 1 when the bin has seen
 // more than one age (its items then stand at sum/weight, else at age_s).
-// The header's fields are the split.
+// The header's fields are the split, and the item sample's size when
+// the sketch keeps one: its rows follow the bins' (see the package doc,
+// "The item sample").
 //
 // A segmented sketch (pollfit sketch --by COLUMN, NewSegmentedSketch)
 // names its column last in the first line, and its rows start with the
@@ -82,7 +84,7 @@ func IsSketch(head []byte) bool {
 // is). A segment value holding a line break is an error.
 func WriteSketch(w io.Writer, s *Sketch) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s%d holdout=%s seed=%d", sketchMagic, SketchVersion, num(s.Holdout), s.Seed)
+	fmt.Fprintf(bw, "%s%d holdout=%s seed=%d%s", sketchMagic, SketchVersion, num(s.Holdout), s.Seed, sampleField(s))
 	header := sketchHeader
 	if s.By != "" {
 		fmt.Fprintf(bw, " by=%s", byField(s.By))
@@ -102,12 +104,18 @@ func WriteSketch(w io.Writer, s *Sketch) error {
 	if err != nil {
 		return err
 	}
+	writeSample(bw, s)
 	return bw.Flush()
 }
 
 type sketchPart struct {
 	name string
 	a    *SketchPart
+}
+
+// parts are the sketch's two parts (of all values together) by name.
+func (s *Sketch) parts() []sketchPart {
+	return []sketchPart{{"fit", &s.Fit}, {"heldout", &s.HeldOut}}
 }
 
 // byField is a column name as the first line writes it.
@@ -164,6 +172,12 @@ func ReadSketch(r io.Reader, name string) (*Sketch, error) {
 		return nil, fmt.Errorf("%s:2: want the header %q", name, header)
 	}
 	for line := 3; sc.Scan(); line++ {
+		if strings.TrimSuffix(sc.Text(), "\r") == sampleHeader {
+			if err := s.readSampleRows(sc, name, line); err != nil {
+				return nil, err
+			}
+			break
+		}
 		f, err := splitSketchRow(sc.Text(), s.By != "", want, name, line)
 		if err != nil {
 			return nil, err

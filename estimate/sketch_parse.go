@@ -55,6 +55,11 @@ func parseSketchHeader(line, name string) (*Sketch, error) {
 		switch k {
 		case "holdout":
 			s.Holdout = x
+		case "sample":
+			if x != math.Trunc(x) || x > 1<<30 {
+				return nil, fmt.Errorf("%s:1: bad field %q (want sample=a whole number of rows)", name, quote.Clip(f))
+			}
+			s.Sample = int(x)
 		}
 	}
 	if !(s.Holdout >= 0 && s.Holdout < 1) {

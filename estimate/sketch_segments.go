@@ -42,11 +42,11 @@ func (s *Sketch) AddBy(v string, it Item, w float64) error {
 	if err != nil {
 		return err
 	}
-	fitW, outW := s.split(it, w)
-	s.Fit.addSplit(it, fitW)
-	s.HeldOut.addSplit(it, outW)
-	g.Fit.addSplit(it, fitW)
-	g.HeldOut.addSplit(it, outW)
+	h, fitW, outW := s.split(it, w)
+	s.Fit.addSplit(h, it, fitW, s.Sample)
+	s.HeldOut.addSplit(h, it, outW, s.Sample)
+	g.Fit.addSplit(h, it, fitW, 0)
+	g.HeldOut.addSplit(h, it, outW, 0)
 	return nil
 }
 
@@ -82,7 +82,7 @@ func (s *Sketch) segment(v string) (*SketchSegment, error) {
 func (s *Sketch) Segment(v string) *Sketch {
 	for _, g := range s.Segments {
 		if g.Value == v {
-			return &Sketch{Holdout: s.Holdout, Seed: s.Seed, Fit: g.Fit, HeldOut: g.HeldOut}
+			return &Sketch{Holdout: s.Holdout, Seed: s.Seed, Fit: g.Fit, HeldOut: g.HeldOut} // bins only: no item sample
 		}
 	}
 	return nil

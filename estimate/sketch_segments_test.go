@@ -61,7 +61,7 @@ func TestSegmentedSketchFileAndMerge(t *testing.T) {
 	if err := WriteSketch(&buf, all); err != nil {
 		t.Fatal(err)
 	}
-	if first := strings.SplitN(buf.String(), "\n", 2)[0]; first != `# pollfit sketch v2 holdout=0.3 seed=2 by="pay method"` {
+	if first := strings.SplitN(buf.String(), "\n", 2)[0]; first != `# pollfit sketch v2 holdout=0.3 seed=2 sample=32768 by="pay method"` {
 		t.Errorf("first line %q", first)
 	}
 	back, err := ReadSketch(bytes.NewReader(buf.Bytes()), "s.csv")
@@ -122,6 +122,7 @@ func TestSegmentedSketchErrors(t *testing.T) {
 // A SQL engine's segmented export reads as pollfit's segmented sketch.
 func TestReadSQLSegmentedSketch(t *testing.T) {
 	s, _ := NewSegmentedSketch("method", 0.3, 4)
+	s.Sample = 0 // a SQL engine's sketch has no item sample
 	for k, it := range sketchItems(3000, 6) {
 		s.AddBy(segValue(k), it, 1)
 	}

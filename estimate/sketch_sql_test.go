@@ -70,7 +70,8 @@ func sqlForm(t *testing.T, s *Sketch) string {
 	if err := WriteSketch(&buf, s); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")[2:]
+	bins, _, _ := strings.Cut(buf.String(), sampleHeader+"\n") // a SQL sketch keeps no sample
+	lines := strings.Split(strings.TrimSpace(bins), "\n")[2:]
 	out := strings.ToUpper(sqlSketchHeader) + "\r\n"
 	for _, l := range lines {
 		out += l + "," + num(s.Holdout) + "," + strconv.FormatUint(s.Seed, 10) + "\r\n"

@@ -126,8 +126,16 @@ func TestSketchFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, s) {
-		t.Errorf("read back %+v, wrote %+v", got.Fit.Items, s.Fit.Items)
+	sameSketch(t, s, got)
+	if got.Sample != s.Sample {
+		t.Errorf("read back a sample of %d rows a part, wrote %d", got.Sample, s.Sample)
+	}
+	for _, p := range [][2]*SketchPart{{&s.Fit, &got.Fit}, {&s.HeldOut, &got.HeldOut}} {
+		a, wa, ea := p[0].Sampled()
+		b, wb, eb := p[1].Sampled()
+		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(wa, wb) || ea != eb || len(a) == 0 {
+			t.Errorf("read back an item sample of %d rows (exact %v), wrote %d (exact %v)", len(b), eb, len(a), ea)
+		}
 	}
 }
 

@@ -80,7 +80,7 @@ func (sh *shaper) graftPrefix(burst []time.Duration) (*schedule.Schedule, Metric
 // cutBefore is smp with the answers before age a cut short: pending at
 // their age, so that asks from a on cost them nothing.
 func cutBefore(smp Sample, a float64) Sample {
-	cut := Sample{Items: make([]estimate.Item, len(smp.Items)), Weights: smp.Weights}
+	cut := Sample{Items: make([]estimate.Item, len(smp.Items)), Weights: smp.Weights, Scale: smp.Scale}
 	for i, it := range smp.Items {
 		if it.Status.Final() && it.Age < a {
 			it.Status = estimate.Pending

@@ -9,16 +9,18 @@ import (
 )
 
 // poissonDraws draws Poisson counts with the means of a sample's
-// weights, as the bootstrap's resamples do, by inversion from one
+// weights (of the sampled rows, times Sample.Scale, for a sample of a
+// larger log), as the bootstrap's resamples do, by inversion from one
 // uniform: the search starts at the mode, whose probability and
 // cumulative probability are computed once per item, and steps down or
 // up, about 0.8 standard deviations on average. Means above
 // maxInversion go to gonum's sampler.
 type poissonDraws struct {
-	mean []float64
-	mode []float64 // ⌊mean⌋
-	pm   []float64 // P(X = mode)
-	cm   []float64 // P(X ≤ mode)
+	scale float64 // each draw counts this many rows (Sample.Scale)
+	mean  []float64
+	mode  []float64 // ⌊mean⌋
+	pm    []float64 // P(X = mode)
+	cm    []float64 // P(X ≤ mode)
 }
 
 // maxInversion is the largest mean drawn by inversion (about 80 steps).
@@ -26,9 +28,12 @@ const maxInversion = 1e4
 
 func newPoissonDraws(smp Sample) poissonDraws {
 	n := smp.Len()
-	d := poissonDraws{mean: make([]float64, n), mode: make([]float64, n), pm: make([]float64, n), cm: make([]float64, n)}
+	d := poissonDraws{scale: 1, mean: make([]float64, n), mode: make([]float64, n), pm: make([]float64, n), cm: make([]float64, n)}
+	if smp.Scale > 1 {
+		d.scale = smp.Scale
+	}
 	for i := range n {
-		m := smp.Weight(i)
+		m := smp.Weight(i) / d.scale
 		d.mean[i] = m
 		if m > 0 && m <= maxInversion {
 			k := math.Floor(m)
@@ -50,6 +55,7 @@ func (d poissonDraws) resample(rng *rand.Rand, w []float64) {
 		default:
 			w[i] = distuv.Poisson{Lambda: m, Src: rng}.Rand()
 		}
+		w[i] *= d.scale
 	}
 }
 

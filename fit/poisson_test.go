@@ -32,3 +32,24 @@ func TestPoissonDraws(t *testing.T) {
 		}
 	}
 }
+
+// A sample of a larger log (Sample.Scale) is resampled by its sampled
+// rows: items of weight 10 that stand for 10 rows each draw ten times
+// what the same items of weight 1 draw from the same stream, so the
+// bootstrap's spread is that of the sampled rows, not of the rows they
+// stand for (which would be √10 narrower).
+func TestPoissonDrawsScaled(t *testing.T) {
+	items := make([]estimate.Item, 500)
+	plain, scaled := Sample{Items: items, Weights: make([]float64, 500)}, Sample{Items: items, Weights: make([]float64, 500), Scale: 10}
+	for i := range items {
+		plain.Weights[i], scaled.Weights[i] = float64(1+i%3), 10*float64(1+i%3)
+	}
+	a, b := make([]float64, 500), make([]float64, 500)
+	newPoissonDraws(plain).resample(rand.New(rand.NewPCG(1, 2)), a)
+	newPoissonDraws(scaled).resample(rand.New(rand.NewPCG(1, 2)), b)
+	for i := range a {
+		if b[i] != 10*a[i] {
+			t.Fatalf("item %d: scaled draw %g, want 10 × %g", i, b[i], a[i])
+		}
+	}
+}

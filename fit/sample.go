@@ -17,6 +17,13 @@ import (
 type Sample struct {
 	Items   []estimate.Item
 	Weights []float64
+	// Scale is set when the items are a uniform sample of a larger log
+	// (a sketch's item sample beyond its size): the rows each sampled
+	// row stands for, which Weights already include. The bootstrap then
+	// resamples the sampled rows (Poisson of Weight/Scale, times Scale),
+	// so that its intervals reflect how many rows were sampled. 0 or 1:
+	// the items are the whole log.
+	Scale float64
 }
 
 // ItemSample is the sample of a plain log: every item counts once.
@@ -126,8 +133,9 @@ func SplitSample(smp Sample, frac float64, seed uint64) (fitOn, heldOut Sample) 
 		return ItemSample(a), ItemSample(b)
 	}
 	if frac <= 0 {
-		return smp, Sample{Weights: []float64{}}
+		return smp, Sample{Weights: []float64{}, Scale: smp.Scale}
 	}
+	fitOn.Scale, heldOut.Scale = smp.Scale, smp.Scale
 	src := rand.NewPCG(seed, 0x401d0a7)
 	r := rand.New(src)
 	fitOn.Weights, heldOut.Weights = []float64{}, []float64{}

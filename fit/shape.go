@@ -115,7 +115,7 @@ func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Sched
 			latest = i
 		}
 	}
-	cut := Sample{Items: make([]estimate.Item, len(items)), Weights: sh.smp.Weights}
+	cut := Sample{Items: make([]estimate.Item, len(items)), Weights: sh.smp.Weights, Scale: sh.smp.Scale}
 	for i, it := range items {
 		if it.Status.Final() && i != latest && seen(it) {
 			it.Status = estimate.Pending

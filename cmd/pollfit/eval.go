@@ -137,9 +137,9 @@ simulate --strategy and export --schedule read SPEC alike.`,
 }
 
 // evalNeeds says what per-item data replaying the named schedules needs:
-// the items for wall-clock aligned asks, a strategy with jitter (each
-// item draws its own waits) and --plot (withPlot); signals for reset on
-// signal.
+// every row for a strategy with jitter (each item draws its own waits)
+// and --plot (withPlot); creation times for wall-clock aligned asks and
+// signals for reset on signal, which the item sample keeps.
 func evalNeeds(named []namedSchedule, withPlot bool) itemNeeds {
 	var n itemNeeds
 	if withPlot {
@@ -150,21 +150,25 @@ func evalNeeds(named []namedSchedule, withPlot bool) itemNeeds {
 		case s.sched == nil:
 			n.always = "a strategy with jitter"
 		case len(s.sched.Aligned) > 0:
-			n.always = "wall-clock aligned asks"
+			n.aligned = "schedule " + s.name + "'s wall-clock aligned asks"
 		case s.sched.ResetOnSignal:
-			n.signals = true
+			n.signals, n.resets = true, "schedule "+s.name
 		}
 	}
 	return n
 }
 
 // evalInput reads eval's input: sketches as they are, raw logs into a
-// sketch holding nothing out unless n needs their items.
+// sketch holding nothing out (its bins, or its item sample when n needs
+// it), or into items when n needs every row.
 func (r *readFlags) evalInput(e *env, args []string, n itemNeeds) (fit.Sample, logs.Stats, error) {
+	var in logInput
+	var err error
 	if isSketchFile(args[0]) {
-		return r.readSample(e, args)
+		in, err = r.sketchInput(e, args, n)
+	} else {
+		in, err = r.readLogInput(e, args, n, 0, 1)
 	}
-	in, err := r.readLogInput(e, args, n, 0, 1)
 	return in.smp, in.stats, err
 }
 

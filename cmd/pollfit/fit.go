@@ -60,12 +60,15 @@ items). --smooth=H sets the bandwidth, --smooth=false fits the raw items.
 
 A log is read in one streaming pass (in parallel) into a sketch of the
 --holdout split, made by a hash of each row as 'pollfit sketch' makes it,
-and fitted from that: the same result as fitting its sketch file. The
-items themselves are kept only when the fit may need them: when the log
-has signals (unless --signals=false) or its settle times show a batch
-period (unless --batches=false); the log is then read again into items,
-split at random in read order. Standard input, which cannot be read
-twice, goes straight to items unless both are turned off.
+and fitted from that: the same result as fitting its sketch file. When
+the fit needs what the bins do not keep, because the log has signals
+(unless --signals=false), its settle times show a batch period (unless
+--batches=false) or a baseline asks by the wall clock, it is fitted and
+measured on the sketch's item sample instead, made in the same pass:
+the rows of each part with the least hash, each with its creation time
+and signal, all of them up to 32768 rows a part, beyond that a uniform
+sample by hash of 32768 rows, each weighted by the rows it stands for.
+Memory stays flat in the rows; only --histogram reads the log into items.
 
 --by COLUMN fits one schedule per value of a categorical column (at most
 1000 values), each with its own hold-out, give-up age and shapes. The
@@ -315,6 +318,8 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 func inputSource(args []string, in logInput) string {
 	names := strings.Join(args, ", ")
 	switch {
+	case in.sampled != "":
+		return fmt.Sprintf("%s (%d items, %s)", names, in.stats.Items, sampleSource(in))
 	case in.sketch != nil && in.fromLog:
 		return fmt.Sprintf("%s (%d items, read into a sketch of %d bins)", names, in.stats.Items, sketchBins(in.sketch))
 	case in.smp.Weighted():
@@ -352,9 +357,6 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 		return nil, err
 	}
 	smp := in.smp
-	if smp.Weighted() && smp.HasSignals() {
-		return nil, fmt.Errorf("%s: a histogram has no signals", cmd)
-	}
 	rep.sample, rep.opt = smp, opt
 	rep.source = inputSource(args, in)
 	line := newStageLine(e, cmd, rf.quiet)

@@ -30,8 +30,8 @@ interval or base that spends the budget. Baselines are single points at
 their own cost. Figures are on the items held out (--holdout, split by
 --seed), or exact on a model. --count-asks-by, --bootstrap, --smooth and
 --family do not apply and are refused. A log is read as fit reads
-it: into a sketch in one pass, or into items when it has signals (unless
---signals=false). --by COLUMN prints the frontier
+it: into a sketch in one pass, fitted from its bins, or from its item
+sample when it has signals (unless --signals=false). --by COLUMN prints the frontier
 of each value of a categorical column on its own items.`,
 		flags: frontierFlags,
 	})

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"slices"
+	"runtime"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
@@ -9,19 +9,31 @@ import (
 )
 
 // itemNeeds says what per-item data a command may want from a raw log,
-// which a sketch does not keep. A command works from a sketch of the log,
-// read in one streaming pass, unless it needs the items themselves.
+// which a sketch's bins do not keep. A command works from a sketch of
+// the log, read in one streaming pass: from its bins, or from its item
+// sample when it needs creation times or signals, unless it needs every
+// row one by one.
 type itemNeeds struct {
-	// always names what needs the items whatever the log holds (a
-	// wall-clock aligned schedule, --plot's lag curves); "" for nothing.
+	// always names what needs every row one by one whatever the log
+	// holds (--plot's lag curves, a strategy with jitter); "" for
+	// nothing. The log is then read into items.
 	always string
+	// aligned names what asks by the wall clock (a schedule or a
+	// baseline), which needs the creation times: the item sample.
+	aligned string
 	// signals: reset on signal is fitted or replayed, so a log with
-	// signals needs its items.
+	// signals needs the item sample; resets names the schedule or
+	// baseline that resets on signal, if any.
 	signals bool
+	resets  string
 	// batches: batch shapes are fitted, so a log whose creation times
-	// show a batch period needs its items.
+	// show a batch period needs the item sample.
 	batches bool
 }
+
+// sampleRows is the most rows a sketch made in a command's pass keeps in
+// each part's item sample (a variable for the tests).
+var sampleRows = estimate.DefaultSample
 
 // withBaselines adds what the baselines replayed beside a fit need: a
 // wall-clock aligned baseline needs the items' creation times, and one
@@ -31,9 +43,9 @@ func (n itemNeeds) withBaselines(bs []fit.Baseline) itemNeeds {
 		switch {
 		case b.Schedule == nil:
 		case len(b.Schedule.Aligned) > 0:
-			n.always = "baseline " + b.Name + "'s wall-clock aligned asks"
+			n.aligned = "baseline " + b.Name + "'s wall-clock aligned asks"
 		case b.Schedule.ResetOnSignal:
-			n.signals = true
+			n.signals, n.resets = true, "baseline "+b.Name
 		}
 	}
 	return n
@@ -65,16 +77,17 @@ func (s *passSink) add(it estimate.Item, w float64) {
 	}
 }
 
-// sketchLogs reads the logs at paths into a sketch of the given split in
-// one pass, on logs.Sinks goroutines merged at the end; with probe it
-// also folds the settle times of day for estimate.Periodicity.
-func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uint64, probe bool) (*logPass, error) {
+// sketchLogs reads the logs at paths into a sketch of the given split,
+// with item samples of k rows a part (0: none), in one pass, on
+// logs.Sinks goroutines merged at the end; with probe it also folds the
+// settle times of day for estimate.Periodicity.
+func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uint64, k int, probe bool) (*logPass, error) {
 	if _, err := estimate.NewSketch(holdout, seed); err != nil {
 		return nil, usagef("--holdout %g: want a share in [0, 1)", holdout)
 	}
 	var sinks []*passSink
 	newSink := func() func(estimate.Item, float64) {
-		s := &passSink{sk: &estimate.Sketch{Holdout: holdout, Seed: seed}}
+		s := &passSink{sk: &estimate.Sketch{Holdout: holdout, Seed: seed, Sample: k}}
 		if probe {
 			s.acc = &estimate.Accumulator{}
 		}
@@ -98,23 +111,30 @@ func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uin
 	if probe {
 		p.period = estimate.Periodicity(sinks[0].acc, estimate.PeriodOptions{})
 	}
+	// The other sinks' sketches, tens of megabytes each, are garbage now:
+	// collect them at once rather than let the heap grow to twice the
+	// pass's peak before the collector runs.
+	sinks = nil
+	runtime.GC()
 	return p, nil
 }
 
-// sketchOf reads raw logs into a sketch of the given split, in one
-// parallel pass.
-func (r *readFlags) sketchOf(e *env, paths []string, holdout float64, seed uint64) (*estimate.Sketch, error) {
-	p, err := r.sketchLogs(e, paths, holdout, seed, false)
+// sketchOf reads raw logs into a sketch of the given split, with item
+// samples of k rows a part, in one parallel pass.
+func (r *readFlags) sketchOf(e *env, paths []string, holdout float64, seed uint64, k int) (*estimate.Sketch, error) {
+	p, err := r.sketchLogs(e, paths, holdout, seed, k, false)
 	if err != nil {
 		return nil, err
 	}
 	return p.sk, nil
 }
 
-// needsItems reports why the log read in p needs its items, given what
-// the command may use ("" when the sketch will do).
+// needsItems reports why the log read in p needs its item sample, given
+// what the command may use ("" when the bins will do).
 func (n itemNeeds) needsItems(p *logPass) string {
 	switch {
+	case n.aligned != "":
+		return n.aligned
 	case n.signals && p.signals:
 		return "the log has signals"
 	case n.batches && p.period != nil:
@@ -123,39 +143,38 @@ func (n itemNeeds) needsItems(p *logPass) string {
 	return ""
 }
 
-// rereadable reports whether every input can be read twice: standard
-// input cannot.
-func rereadable(paths []string) bool { return !slices.Contains(paths, "-") }
-
-// logInput is a command's input read from raw logs: a sketch of them
-// when the command needs no per-item data, else their items.
+// logInput is a command's input read from raw logs: a sketch of them,
+// or their items when the command needs every row one by one.
 type logInput struct {
 	smp    fit.Sample
 	stats  logs.Stats
 	sketch *estimate.Sketch // nil when smp holds the items
 	// fromLog: sketch was made from raw logs in this run, not read.
 	fromLog bool
+	// sampled: smp is the sketch's item sample, not its bins, and why.
+	sampled string
 }
 
 // readLogInput reads raw logs (not sketch files) for a command that
-// needs what n says, splitting them as holdout and seed say when they go
-// to a sketch. When the pass finds that the items are needed, the logs
-// are read again into items.
+// needs what n says, splitting them as holdout and seed say, in one
+// pass: into a sketch, whose item sample the command uses when the pass
+// finds that it needs creation times or signals, or into items for
+// --histogram and when n needs every row.
 func (r *readFlags) readLogInput(e *env, args []string, n itemNeeds, holdout float64, seed uint64) (logInput, error) {
-	if r.histogram || n.always != "" || ((n.signals || n.batches) && !rereadable(args)) {
+	if r.histogram || n.always != "" {
 		smp, st, err := r.readSample(e, args)
 		return logInput{smp: smp, stats: st}, err
 	}
-	p, err := r.sketchLogs(e, args, holdout, seed, n.batches)
+	k := 0
+	if n.signals || n.batches || n.aligned != "" {
+		k = sampleRows
+	}
+	p, err := r.sketchLogs(e, args, holdout, seed, k, n.batches)
 	if err != nil {
 		return logInput{}, err
 	}
-	if why := n.needsItems(p); why != "" {
-		smp, st, err := r.readSample(e, args) // a second pass, for the items
-		return logInput{smp: smp, stats: st}, err
-	}
-	in := logInput{stats: p.stats, sketch: p.sk, fromLog: true}
-	in.smp.Items, in.smp.Weights = p.sk.Fit.Bins()
+	in := logInput{stats: p.stats, sketch: p.sk, fromLog: true, sampled: n.needsItems(p)}
+	in.smp = partSample(p.sk, &p.sk.Fit, in.sampled != "")
 	return in, nil
 }
 

@@ -107,14 +107,16 @@ func hashHeldOut(t *testing.T, path string, holdout float64, seed uint64) []esti
 	return held
 }
 
-// TestRoutes: a log with signals is fitted from its items (reset on
-// signal pays on payments.csv); without signals, or with --signals=false,
-// from a sketch; eval replays from a sketch unless a schedule resets on
-// signal, asks on the wall clock or the plot is drawn.
+// TestRoutes: a log with signals is fitted from the item sample of its
+// sketch, made in the same pass (all of its 10000 rows: reset on signal
+// pays on payments.csv); without signals, or with --signals=false, from
+// the sketch's bins; eval replays from the bins unless a schedule resets
+// on signal or asks on the wall clock (the item sample), or the plot is
+// drawn (the items).
 func TestRoutes(t *testing.T) {
 	const log = "../../testdata/payments.csv"
 	out, errs, code := cliRun(t, "fit", "-q", "--requests-per-item", "8", "--bootstrap", "0", log)
-	if code != 0 || !strings.Contains(out, "(10000 items), measured on the 2982 held out") || !strings.Contains(out, "reset on signal") {
+	if code != 0 || !strings.Contains(out, "(10000 items, all kept in the sketch's item sample, as the log has signals), measured on the 2962 held out") || !strings.Contains(out, "reset on signal") {
 		t.Errorf("fit with signals: exit %d: %s%s", code, out, errs)
 	}
 	out, errs, code = cliRun(t, "fit", "-q", "--requests-per-item", "8", "--bootstrap", "0", "--signals=false", log)
@@ -132,15 +134,16 @@ func TestRoutes(t *testing.T) {
 		dsl         string
 		plot        bool
 		always      bool
+		aligned     bool
 		signalsOnly bool
 	}{
-		{"1s until 5m", false, false, false},
-		{"1s until 5m", true, true, false},
-		{"1s until 5m, reset on signal", false, false, true},
-		{"1s until 5m, every 5m at +3s until 5m", false, true, false},
+		{"1s until 5m", false, false, false, false},
+		{"1s until 5m", true, true, false, false},
+		{"1s until 5m, reset on signal", false, false, false, true},
+		{"1s until 5m, every 5m at +3s until 5m", false, false, true, false},
 	} {
 		n := evalNeeds([]namedSchedule{sched(c.dsl)}, c.plot)
-		if (n.always != "") != c.always || n.signals != c.signalsOnly || n.batches {
+		if (n.always != "") != c.always || (n.aligned != "") != c.aligned || n.signals != c.signalsOnly || (n.resets != "") != c.signalsOnly || n.batches {
 			t.Errorf("%s (plot %v): needs %+v", c.dsl, c.plot, n)
 		}
 	}

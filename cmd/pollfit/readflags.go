@@ -246,20 +246,24 @@ func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n i
 		return logInput{}, err
 	case ok:
 		in := logInput{stats: sketchStats(sk, args), sketch: sk}
-		in.smp = useSketch(sk, opt)
+		if in.sampled, err = r.sketchNeeds(e, sk, n, args); err != nil {
+			return logInput{}, err
+		}
+		in.smp = useSketch(sk, opt, in.sampled != "")
 		return in, nil
 	}
 	in, err := r.readLogInput(e, args, n, opt.Holdout, opt.Seed)
 	if err == nil && in.sketch != nil {
-		in.smp = useSketch(in.sketch, opt)
+		in.smp = useSketch(in.sketch, opt, in.sampled != "")
 	}
 	return in, err
 }
 
 // useSketch sets the study's held-out part and split from sketch s and
-// returns its fitting part.
-func useSketch(s *estimate.Sketch, opt *fit.StudyOptions) fit.Sample {
-	fitOn, heldOut := sketchSamples(s)
+// returns its fitting part: the parts' bins, or with sampled their item
+// samples.
+func useSketch(s *estimate.Sketch, opt *fit.StudyOptions, sampled bool) fit.Sample {
+	fitOn, heldOut := partSample(s, &s.Fit, sampled), partSample(s, &s.HeldOut, sampled)
 	opt.HeldOut, opt.Holdout, opt.Seed = &heldOut, s.Holdout, s.Seed
 	switch {
 	case s.Holdout == 0:

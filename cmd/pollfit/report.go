@@ -41,11 +41,11 @@ reads on a phone. The fit flags are those of 'pollfit fit'; without a
 budget the fit spends what the first baseline spends. Every schedule is
 measured on the --holdout share of the items, which the estimates and the
 fit do not see. A log is read as fit reads it: into a sketch in one pass,
-or, when it has signals or settles in batches, into items. --by COLUMN
-adds fit --by's table to the summary: each value's share, held-out lag,
-cost, budget, stuck cost, give-up age and schedule, the totals and the one
-schedule at the same budget, and "segmenting: N% less mean lag", each
-figure fit --by --json's.`,
+fitted from its bins, or from its item sample when it has signals or
+settles in batches. --by COLUMN adds fit --by's table to the summary:
+each value's share, held-out lag, cost, budget, stuck cost, give-up age
+and schedule, the totals and the one schedule at the same budget, and
+"segmenting: N% less mean lag", each figure fit --by --json's.`,
 		flags: reportFlags,
 	})
 }

@@ -179,3 +179,7 @@ func readSketchesBy(args []string, by, cmd string) (*estimate.Sketch, error) {
 // quoted when it is empty or holds spaces, quotes, colons or control
 // characters.
 func segmentName(v string) string { return export.DSLValue(v) }
+
+// rereadable reports whether the logs at paths can be read twice (not
+// stdin), as a segmented pass that finds it needs the items must.
+func rereadable(paths []string) bool { return !slices.Contains(paths, "-") }

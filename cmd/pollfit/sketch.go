@@ -8,7 +8,6 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
-	"github.com/pollfit/pollfit/fit"
 	"github.com/spf13/pflag"
 )
 
@@ -29,13 +28,16 @@ hash of each row, so the same rows always split alike), final and pending
 counts with the sum of their ages in log-spaced age bins (10000 a decade,
 0.023% wide): a few megabytes at most whatever the size of the log, read in
 one streaming pass. Sketches of the same --holdout and --seed merge by
-adding: give sketches as the input to merge them. A sketch keeps no
-creation times or signals, so aligned asks, batch shapes and reset on
-signal need the log itself. --by COLUMN writes one sketch per value of the
-column (at most 64), of the same split, in one file with a segment column:
-fit, eval, estimate, frontier and report read it with --by COLUMN (the same
-column), and without --by as all values together; sketches by the same
-column merge value by value. The file is CSV, documented in
+adding: give sketches as the input to merge them. Bins keep no creation
+times or signals, so for aligned asks, batch shapes and reset on signal
+each part also keeps an item sample: the --sample rows with the least
+hash, each with its creation time and signal, all the rows of a smaller
+log (about 50 bytes a row in the file; --sample 0 for none). Samples merge
+too (to the smaller --sample). --by COLUMN writes one sketch per value of
+the column (at most 64), of the same split, in one file with a segment
+column: fit, eval, estimate, frontier and report read it with --by COLUMN
+(the same column), and without --by as all values together; sketches by
+the same column merge value by value. The file is CSV, documented in
 'go doc github.com/pollfit/pollfit/estimate WriteSketch', or Parquet when
 -o names a .parquet file (the same columns, the split and column in the
 file's key-value metadata: 'go doc github.com/pollfit/pollfit/estimate/logs
@@ -57,6 +59,7 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	from := fs.String("from", "", "run the sketch query on this PostgreSQL server (postgres://user@host/db) instead of reading logs")
 	table := fs.String("table", "", "with --from: the table (or parenthesised subquery) holding the log")
 	noStatus := fs.Bool("no-status", false, "with --from: the table has no status column")
+	sample := fs.Int("sample", estimate.DefaultSample, "most rows of each part's item sample (0: none)")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
 		if *from != "" {
@@ -75,6 +78,9 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if _, err := estimate.NewSketch(*holdout, *seed); err != nil {
 			return usagef("sketch: --holdout %g: want a share in [0, 1)", *holdout)
 		}
+		if *sample < 0 || *sample > 1<<30 {
+			return usagef("sketch: --sample %d: want 0 to %d rows", *sample, 1<<30)
+		}
 		var s *estimate.Sketch
 		var err error
 		switch {
@@ -86,7 +92,7 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		case *by != "":
 			s, err = rf.segmentedSketch(e, args, *by, *holdout, *seed)
 		default:
-			s, err = rf.sketchOf(e, args, *holdout, *seed)
+			s, err = rf.sketchOf(e, args, *holdout, *seed, *sample)
 		}
 		if err != nil {
 			return err
@@ -206,13 +212,6 @@ func readSketch(name string) (*estimate.Sketch, bool, error) {
 		return nil, false, fmt.Errorf("read %v", err)
 	}
 	return s, true, nil
-}
-
-// sketchSamples are a sketch's parts as samples.
-func sketchSamples(s *estimate.Sketch) (fitOn, heldOut fit.Sample) {
-	fitOn.Items, fitOn.Weights = s.Fit.Bins()
-	heldOut.Items, heldOut.Weights = s.HeldOut.Bins()
-	return fitOn, heldOut
 }
 
 // writeSketchFile writes s to w as the output file name asks: Parquet

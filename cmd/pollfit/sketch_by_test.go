@@ -118,7 +118,7 @@ func TestSketchBy(t *testing.T) {
 	}
 	for v, f := range files {
 		one := filepath.Join(dir, v+".sketch.csv")
-		if _, errs, code := cliRun(t, "sketch", "-q", "--observed-at", observed, "-o", one, f); code != 0 {
+		if _, errs, code := cliRun(t, "sketch", "-q", "--sample", "0", "--observed-at", observed, "-o", one, f); code != 0 {
 			t.Fatalf("sketch %s: %s", f, errs)
 		}
 		want, _ := os.ReadFile(one)

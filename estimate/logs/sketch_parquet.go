@@ -22,7 +22,10 @@ import (
 // first line's fields in the file's key-value metadata:
 // pollfit.sketch (the version, 2), pollfit.holdout, pollfit.seed and,
 // segmented, pollfit.by. The metadata key pollfit.sketch is what tells a
-// sketch from a Parquet log.
+// sketch from a Parquet log. A Parquet sketch keeps the bins only, not
+// the item sample (see estimate's "The item sample"): it serves
+// schedules asking by age, as a SQL engine's sketch does; write a CSV
+// sketch of a log with signals or batches.
 const (
 	pqSketchKey  = "pollfit.sketch"
 	pqHoldoutKey = "pollfit.holdout"

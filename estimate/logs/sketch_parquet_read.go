@@ -74,10 +74,16 @@ func sketchOfMeta(kv metadata.KeyValueMetadata) (*estimate.Sketch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("metadata %s %q: want an integer ≥ 0", pqSeedKey, quote.Clip(get(pqSeedKey)))
 	}
+	var s *estimate.Sketch
 	if by := kv.FindValue(pqByKey); by != nil {
-		return estimate.NewSegmentedSketch(*by, holdout, seed)
+		s, err = estimate.NewSegmentedSketch(*by, holdout, seed)
+	} else {
+		s, err = estimate.NewSketch(holdout, seed)
 	}
-	return estimate.NewSketch(holdout, seed)
+	if s != nil {
+		s.Sample = 0 // a Parquet sketch keeps the bins only
+	}
+	return s, err
 }
 
 // sketchColumns are the leaf column indices of the sketch's columns, in

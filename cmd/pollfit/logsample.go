@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit"
+)
+
+// partSample is part p of sketch s as a sample: its bins, or with
+// sampled its item sample. A sample that holds every row of the part,
+// each a whole number of times and in all no more rows than s.Sample,
+// is given row by row (no weights), as the items themselves would be;
+// else each sampled row is weighted by the rows it stands for.
+func partSample(s *estimate.Sketch, p *estimate.SketchPart, sampled bool) fit.Sample {
+	var smp fit.Sample
+	if !sampled {
+		smp.Items, smp.Weights = p.Bins()
+		return smp
+	}
+	items, ws, scale := p.Sampled()
+	if scale == 1 && wholeCounts(ws, s.Sample) {
+		smp.Items = []estimate.Item{}
+		for i, it := range items {
+			for range int(ws[i]) {
+				smp.Items = append(smp.Items, it)
+			}
+		}
+		return smp
+	}
+	smp.Items, smp.Weights, smp.Scale = items, ws, scale
+	if smp.Weights == nil {
+		smp.Weights = []float64{}
+	}
+	return smp
+}
+
+// wholeCounts reports whether the weights are whole numbers adding up
+// to at most k.
+func wholeCounts(ws []float64, k int) bool {
+	var t float64
+	for _, w := range ws {
+		if w != float64(int64(w)) {
+			return false
+		}
+		t += w
+	}
+	return t <= float64(k)
+}
+
+// sketchNeeds is needsItems for a sketch file, from its item sample:
+// why the command uses the sample, "" for the bins. A sketch without a
+// sample (a SQL engine's, or one written with --sample 0) has neither
+// creation times nor signals: asks by the wall clock or a schedule that
+// resets on signal are an error, and a fit that would look for reset on
+// signal or batch asks goes without, with a note (unless quiet).
+func (r *readFlags) sketchNeeds(e *env, s *estimate.Sketch, n itemNeeds, args []string) (string, error) {
+	names := strings.Join(args, ", ")
+	if !s.HasSample() {
+		const fix = "sketch the log with pollfit sketch, which keeps an item sample (a SQL engine's sketch keeps none)"
+		switch {
+		case n.aligned != "":
+			return "", fmt.Errorf("read %s: the sketch keeps no item sample, so no creation times, which %s need: %s", names, n.aligned, fix)
+		case n.resets != "":
+			return "", fmt.Errorf("read %s: the sketch keeps no item sample, so no signals, which %s needs: %s", names, n.resets, fix)
+		case (n.signals || n.batches) && !r.quiet:
+			fmt.Fprintf(e.stderr, "pollfit: note: %s keeps no item sample, so no signals or creation times: fitted without reset on signal or batch asks; %s\n", names, fix)
+		}
+		return "", nil
+	}
+	p := &logPass{sk: s}
+	all := joinSamples(partSample(s, &s.Fit, true), partSample(s, &s.HeldOut, true))
+	p.signals = all.HasSignals()
+	if n.batches {
+		acc := &estimate.Accumulator{}
+		for i, it := range all.Items {
+			acc.AddWeighted(it, all.Weight(i))
+		}
+		p.period = estimate.Periodicity(acc, estimate.PeriodOptions{})
+	}
+	return n.needsItems(p), nil
+}
+
+// joinSamples is a and b in one sample.
+func joinSamples(a, b fit.Sample) fit.Sample {
+	out := fit.Sample{Items: append(append([]estimate.Item{}, a.Items...), b.Items...)}
+	if a.Weighted() || b.Weighted() {
+		out.Weights = make([]float64, 0, out.Len())
+		for i := range a.Items {
+			out.Weights = append(out.Weights, a.Weight(i))
+		}
+		for i := range b.Items {
+			out.Weights = append(out.Weights, b.Weight(i))
+		}
+	}
+	return out
+}
+
+// sketchInput reads sketch files for eval: their bins, or both parts'
+// item samples when n needs creation times or signals.
+func (r *readFlags) sketchInput(e *env, args []string, n itemNeeds) (logInput, error) {
+	s, _, err := readSketches(args)
+	if err != nil {
+		return logInput{}, err
+	}
+	in := logInput{stats: sketchStats(s, args), sketch: s}
+	if n.always == "" {
+		if in.sampled, err = r.sketchNeeds(e, s, n, args); err != nil {
+			return logInput{}, err
+		}
+	}
+	in.smp = joinSamples(partSample(s, &s.Fit, in.sampled != ""), partSample(s, &s.HeldOut, in.sampled != ""))
+	return in, nil
+}
+
+// sampleSource says which item sample a study used, for its header.
+func sampleSource(in logInput) string {
+	if !in.smp.Weighted() {
+		return "all kept in the sketch's item sample, as " + in.sampled
+	}
+	rows := 0
+	for _, p := range []*estimate.SketchPart{&in.sketch.Fit, &in.sketch.HeldOut} {
+		items, _, _ := p.Sampled()
+		rows += len(items)
+	}
+	return fmt.Sprintf("fitted and measured on the sketch's item sample by hash of %d rows, as %s", rows, in.sampled)
+}
