@@ -63,15 +63,11 @@ type logPass struct {
 // passSink is one goroutine's part of a logPass.
 type passSink struct {
 	sk      *estimate.Sketch
-	acc     *estimate.Accumulator // nil unless batches are probed
 	signals bool
 }
 
 func (s *passSink) add(it estimate.Item, w float64) {
 	s.sk.Add(it, w)
-	if s.acc != nil {
-		s.acc.AddPhase(it, w)
-	}
 	if !s.signals && it.HasSignal() {
 		s.signals = true
 	}
@@ -80,7 +76,7 @@ func (s *passSink) add(it estimate.Item, w float64) {
 // sketchLogs reads the logs at paths into a sketch of the given split,
 // with item samples of k rows a part (0: none), in one pass, on
 // logs.Sinks goroutines merged at the end; with probe it also folds the
-// settle times of day for estimate.Periodicity.
+// settle times of day of the item sample for estimate.Periodicity.
 func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uint64, k int, probe bool) (*logPass, error) {
 	if _, err := estimate.NewSketch(holdout, seed); err != nil {
 		return nil, usagef("--holdout %g: want a share in [0, 1)", holdout)
@@ -88,9 +84,6 @@ func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uin
 	var sinks []*passSink
 	newSink := func() func(estimate.Item, float64) {
 		s := &passSink{sk: &estimate.Sketch{Holdout: holdout, Seed: seed, Sample: k}}
-		if probe {
-			s.acc = &estimate.Accumulator{}
-		}
 		sinks = append(sinks, s)
 		return s.add
 	}
@@ -104,12 +97,9 @@ func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uin
 			return nil, err
 		}
 		p.signals = p.signals || s.signals
-		if probe {
-			sinks[0].acc.Merge(s.acc)
-		}
 	}
 	if probe {
-		p.period = estimate.Periodicity(sinks[0].acc, estimate.PeriodOptions{})
+		p.period = samplePeriod(p.sk)
 	}
 	// The other sinks' sketches, tens of megabytes each, are garbage now:
 	// collect them at once rather than let the heap grow to twice the
@@ -117,6 +107,26 @@ func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uin
 	sinks = nil
 	runtime.GC()
 	return p, nil
+}
+
+// samplePeriod is the batch period the settle times of day of the
+// sketch's item sample show: every row of a log up to the sample's size,
+// a uniform sample by hash beyond, each row counted as often as it came
+// (not as the rows it stands for, which would overstate the test's
+// evidence). Folding the sample, not every row, keeps the probe out of
+// the pass.
+func samplePeriod(s *estimate.Sketch) *estimate.Period {
+	if !s.HasSample() {
+		return nil
+	}
+	acc := &estimate.Accumulator{}
+	for _, part := range []*estimate.SketchPart{&s.Fit, &s.HeldOut} {
+		items, ws, scale := part.Sampled()
+		for i, it := range items {
+			acc.AddPhase(it, ws[i]/scale)
+		}
+	}
+	return estimate.Periodicity(acc, estimate.PeriodOptions{})
 }
 
 // sketchOf reads raw logs into a sketch of the given split, with item

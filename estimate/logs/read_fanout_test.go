@@ -10,10 +10,10 @@ import (
 	"github.com/pollfit/pollfit/estimate"
 )
 
-// TestEachParallel reads payments.csv through four sinks: its 10000
-// items go in runs of 4096, so sinks 0 and 1 get 4096 each, sink 2 the
-// last 1808 and sink 3 none, each run the same items in the same order
-// as Each delivers them there.
+// TestEachParallel reads payments.csv through the sinks: its 10000
+// items go in runs of 4096, run k to sink k mod Sinks (with two sinks,
+// sink 0 gets items 0–4095 and 8192–9999, sink 1 items 4096–8191), each
+// the same items in the same order as Each delivers them.
 func TestEachParallel(t *testing.T) {
 	paths := []string{"../../testdata/payments.csv"}
 	want, wst, err := Read(paths, Options{})
@@ -37,13 +37,21 @@ func TestEachParallel(t *testing.T) {
 	if st.Items != wst.Items || st.Rows != 10000 || len(got) != Sinks {
 		t.Fatalf("%d items in %d rows to %d sinks, want %d", st.Items, st.Rows, len(got), wst.Items)
 	}
-	for k, n := range []int{4096, 4096, 1808, 0} {
-		if len(got[k]) != n {
-			t.Errorf("sink %d: %d items, want %d", k, len(got[k]), n)
+	wantSink := make([][]estimate.Item, Sinks)
+	for i := 0; i < len(want); i += 4096 {
+		k := i / 4096 % Sinks
+		wantSink[k] = append(wantSink[k], want[i:min(i+4096, len(want))]...)
+	}
+	if Sinks == 2 && (len(wantSink[0]) != 5904 || len(wantSink[1]) != 4096) {
+		t.Fatalf("the runs split %d and %d, want 5904 and 4096", len(wantSink[0]), len(wantSink[1]))
+	}
+	for k := range got {
+		if len(got[k]) != len(wantSink[k]) {
+			t.Errorf("sink %d: %d items, want %d", k, len(got[k]), len(wantSink[k]))
 			continue
 		}
 		for i, it := range got[k] {
-			if w := want[k*4096+i]; it.Age != w.Age || it.Status != w.Status || it.Created != w.Created {
+			if w := wantSink[k][i]; it.Age != w.Age || it.Status != w.Status || it.Created != w.Created {
 				t.Fatalf("sink %d item %d: %+v, want %+v", k, i, it, w)
 			}
 		}
