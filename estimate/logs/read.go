@@ -302,7 +302,7 @@ func totalSize(files []string) int64 {
 
 // pendingSpill is how many deferred pending items are kept in memory
 // before they go to a temporary file.
-var pendingSpill = 1 << 20
+var pendingSpill = 1 << 18
 
 // finish delivers the deferred pending items and checks the totals.
 func (r *reader) finish() (Stats, error) {
