@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -151,28 +150,17 @@ func (r *readFlags) eachBy(e *env, args []string, by, cmd string, fn func(it est
 // readSketchesBy reads and merges sketch files made with --by column by,
 // naming the first file that is not one.
 func readSketchesBy(args []string, by, cmd string) (*estimate.Sketch, error) {
-	var all *estimate.Sketch
-	for _, name := range args {
-		s, ok, err := readSketch(name)
+	return mergeSketches(args, func(name string, s *estimate.Sketch) error {
 		switch {
-		case err != nil:
-			return nil, err
-		case !ok:
-			return nil, fmt.Errorf("read %s: not a sketch, while %s is: give sketches or logs, not both", name, args[0])
 		case s.By == "" && s.Empty():
 			s.By = by // an engine's export of an empty table says no column
 		case s.By == "":
-			return nil, usagef("%s: --by %s: %s is a sketch without segments: make it with pollfit sketch --by %s (or pollfit sql --by %s), or give the log itself", cmd, by, name, by, by)
+			return usagef("%s: --by %s: %s is a sketch without segments: make it with pollfit sketch --by %s (or pollfit sql --by %s), or give the log itself", cmd, by, name, by, by)
 		case s.By != by:
-			return nil, usagef("%s: --by %s: %s is a sketch by %s: give --by %s, or a sketch made with --by %s", cmd, by, name, s.By, s.By, by)
+			return usagef("%s: --by %s: %s is a sketch by %s: give --by %s, or a sketch made with --by %s", cmd, by, name, s.By, s.By, by)
 		}
-		if all == nil {
-			all = s
-		} else if err := all.Merge(s); err != nil {
-			return nil, fmt.Errorf("read %s: %v", name, err)
-		}
-	}
-	return all, nil
+		return nil
+	})
 }
 
 // segmentName is a segment's value for people, as -f dsl writes it:

@@ -107,20 +107,28 @@ func mergeSketchFiles(args []string, by string) (*estimate.Sketch, error) {
 	if by != "" {
 		return readSketchesBy(args, by, "sketch")
 	}
+	return mergeSketches(args, nil)
+}
+
+// mergeSketches reads the sketch files at args and merges them, after
+// check (when not nil) has vetted, or amended, each one.
+func mergeSketches(args []string, check func(name string, s *estimate.Sketch) error) (*estimate.Sketch, error) {
 	var all *estimate.Sketch
 	for _, name := range args {
 		s, ok, err := readSketch(name)
-		switch {
-		case err != nil:
+		if err == nil && !ok {
+			err = fmt.Errorf("read %s: not a sketch, while %s is: give sketches or logs, not both", name, args[0])
+		}
+		if err == nil && check != nil {
+			err = check(name, s)
+		}
+		if err != nil {
 			return nil, err
-		case !ok:
-			return nil, fmt.Errorf("read %s: not a sketch, while %s is: give sketches or logs, not both", name, args[0])
-		case all == nil:
+		}
+		if all == nil {
 			all = s
-		default:
-			if err := all.Merge(s); err != nil {
-				return nil, fmt.Errorf("read %s: %v", name, err)
-			}
+		} else if err := all.Merge(s); err != nil {
+			return nil, fmt.Errorf("read %s: %v", name, err)
 		}
 	}
 	return all, nil
@@ -148,25 +156,14 @@ func (r *readFlags) segmentedSketch(e *env, args []string, by string, holdout fl
 // one as the sum of its segments; ok is false when the first input is
 // not a sketch (then it is a log).
 func readSketches(args []string) (*estimate.Sketch, bool, error) {
-	var all *estimate.Sketch
-	for i, name := range args {
-		s, isSketch, err := readSketch(name)
-		switch {
-		case err != nil:
-			return nil, false, err
-		case !isSketch && i == 0:
-			return nil, false, nil
-		case !isSketch:
-			return nil, false, fmt.Errorf("read %s: not a sketch, while %s is: give sketches or logs, not both", name, args[0])
-		}
-		s.DropSegments()
-		if all == nil {
-			all = s
-		} else if err := all.Merge(s); err != nil {
-			return nil, false, fmt.Errorf("read %s: %v", name, err)
-		}
+	if len(args) == 0 || !isSketchFile(args[0]) {
+		return nil, false, nil
 	}
-	return all, true, nil
+	s, err := mergeSketches(args, func(_ string, s *estimate.Sketch) error {
+		s.DropSegments()
+		return nil
+	})
+	return s, err == nil, err
 }
 
 // isSketchFile reports whether name is a sketch file, from its first

@@ -75,6 +75,26 @@ func TestPostgresSketch(t *testing.T) {
 // writes.
 func postgresExport(t *testing.T, file, q, by string) []byte {
 	t.Helper()
+	url := loadPostgres(t, file, "pollfit_payments", by)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer conn.Close(context.Background())
+	var out bytes.Buffer
+	if _, err := conn.PgConn().CopyTo(ctx, &out, "COPY ("+q+") TO STDOUT (FORMAT csv, HEADER true)"); err != nil {
+		t.Fatalf("query: %v", err)
+	}
+	return out.Bytes()
+}
+
+// loadPostgres loads a CSV log into table (with the column by as text
+// when given) on $POLLFIT_PG_URL, or a server it starts on loopback, and
+// returns the server's URL.
+func loadPostgres(t *testing.T, file, table, by string) string {
+	t.Helper()
 	url := os.Getenv("POLLFIT_PG_URL")
 	if url == "" {
 		url = startPostgres(t)
@@ -90,7 +110,7 @@ func postgresExport(t *testing.T, file, q, by string) []byte {
 	if by != "" {
 		cols += ", " + by + " text"
 	}
-	if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS pollfit_payments; CREATE TABLE pollfit_payments ("+cols+")"); err != nil {
+	if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS "+table+"; CREATE TABLE "+table+" ("+cols+")"); err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	in, err := os.Open(file)
@@ -98,12 +118,8 @@ func postgresExport(t *testing.T, file, q, by string) []byte {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	if _, err := conn.PgConn().CopyFrom(ctx, in, "COPY pollfit_payments FROM STDIN (FORMAT csv, HEADER true)"); err != nil {
+	if _, err := conn.PgConn().CopyFrom(ctx, in, "COPY "+table+" FROM STDIN (FORMAT csv, HEADER true)"); err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	var out bytes.Buffer
-	if _, err := conn.PgConn().CopyTo(ctx, &out, "COPY ("+q+") TO STDOUT (FORMAT csv, HEADER true)"); err != nil {
-		t.Fatalf("query: %v", err)
-	}
-	return out.Bytes()
+	return url
 }

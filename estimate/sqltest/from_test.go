@@ -1,16 +1,12 @@
 package sqltest
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/pollfit/pollfit/estimate"
 )
@@ -22,29 +18,7 @@ import (
 func TestSketchFromPostgres(t *testing.T) {
 	dir := t.TempDir()
 	file := testLog(t, dir, 8000)
-	url := os.Getenv("POLLFIT_PG_URL")
-	if url == "" {
-		url = startPostgres(t)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, `DROP TABLE IF EXISTS pollfit_from;
-		CREATE TABLE pollfit_from (created_at timestamptz, settled_at timestamptz, status text)`); err != nil {
-		t.Fatalf("create: %v", err)
-	}
-	in, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	if _, err := conn.PgConn().CopyFrom(ctx, in, "COPY pollfit_from FROM STDIN (FORMAT csv, HEADER true)"); err != nil {
-		t.Fatalf("load: %v", err)
-	}
+	url := loadPostgres(t, file, "pollfit_from", "")
 	bin := buildPollfit(t, dir)
 	out := filepath.Join(dir, "from.sketch.csv")
 	if b, err := exec.Command(bin, "sketch", "--from", url, "--table", "pollfit_from",
