@@ -207,6 +207,9 @@ func newStudy(ctx context.Context, smp Sample, model Distribution, opt StudyOpti
 	st.res.FitOn, st.res.HeldOut = &st.train, &st.test
 	st.km = sampleKM(train)
 	st.res.Survival = st.km
+	if smp.Len() > 0 {
+		st.startShapes()
+	}
 	if !opt.Rough {
 		st.smoothDensity()
 	}
@@ -224,6 +227,10 @@ type study struct {
 	horizon     time.Duration // the Options.Horizon each fit gets
 	isj         float64       // the density estimate's own bandwidth
 	smoothed    bool          // the bandwidth is chosen
+	// shapes is closed when the estimators started by startShapes are
+	// done, with their findings in found.
+	shapes chan struct{}
+	found  *Shapes
 }
 
 func (st *study) note(format string, args ...any) {

@@ -30,12 +30,33 @@ const (
 	ShapeBatch    = "batch asks"
 )
 
-// findShapes runs the deadline and batch estimators on the fitting items
-// once.
+// findShapes is what the deadline and batch estimators found on the
+// fitting items, run once.
 func (st *study) findShapes() *Shapes {
-	if st.res.Shapes != nil {
-		return st.res.Shapes
+	if st.res.Shapes == nil {
+		if st.shapes == nil {
+			st.startShapes()
+		}
+		<-st.shapes
+		st.res.Shapes = st.found
 	}
+	return st.res.Shapes
+}
+
+// startShapes runs the estimators on their own goroutine, so that they
+// overlap the density estimate and the first fit, which do not need
+// them; they only read the fitting items and their Kaplan–Meier
+// estimate.
+func (st *study) startShapes() {
+	st.shapes = make(chan struct{})
+	go func() {
+		defer close(st.shapes)
+		st.found = st.estimateShapes()
+	}()
+}
+
+// estimateShapes runs the deadline and batch estimators.
+func (st *study) estimateShapes() *Shapes {
 	f := &Shapes{}
 	if !st.opt.NoDeadlines {
 		f.Deadlines = estimate.Deadlines(st.km, estimate.DeadlineOptions{})
@@ -47,7 +68,6 @@ func (st *study) findShapes() *Shapes {
 		}
 		f.Period = estimate.Periodicity(&acc, estimate.PeriodOptions{})
 	}
-	st.res.Shapes = f
 	return f
 }
 
