@@ -25,6 +25,13 @@ const (
 	granularTolN = int64(1000) // 1 µs: float ages round-trip through ns
 )
 
+// usable reports whether an item of age age standing for w rows can be
+// counted: both finite, the age ≥ 0 and the weight > 0. The accumulator
+// and the sketch drop the rest.
+func usable(age, w float64) bool {
+	return age >= 0 && !math.IsInf(age, 1) && w > 0 && !math.IsInf(w, 1)
+}
+
 // ageBin returns the histogram bin of an age in seconds.
 func ageBin(age float64) int {
 	if age < histMin {
@@ -100,7 +107,7 @@ func (a *Accumulator) Add(it Item) { a.AddWeighted(it, 1) }
 // inputs do.
 func (a *Accumulator) AddWeighted(it Item, w float64) {
 	age := it.Age
-	if !(age >= 0) || math.IsInf(age, 1) || !(w > 0) || math.IsInf(w, 1) {
+	if !usable(age, w) {
 		a.Dropped++
 		return
 	}
@@ -141,11 +148,10 @@ func (a *Accumulator) Dated() float64 { return a.phaseW }
 // at a fraction of AddWeighted's cost. The item is skipped where
 // AddWeighted would drop it.
 func (a *Accumulator) AddPhase(it Item, w float64) {
-	age := it.Age
-	if !(age >= 0) || math.IsInf(age, 1) || !(w > 0) || math.IsInf(w, 1) || !it.Status.Final() || !it.HasCreated() {
+	if !usable(it.Age, w) || !it.Status.Final() || !it.HasCreated() {
 		return
 	}
-	a.addPhase(it.Created, age, w)
+	a.addPhase(it.Created, it.Age, w)
 }
 
 func (a *Accumulator) addPhase(created int64, age, w float64) {

@@ -95,7 +95,7 @@ type SketchPart struct {
 // add adds an item of hash h standing for w identical ones, to a sample
 // of at most k rows.
 func (p *SketchPart) add(h uint64, it Item, w float64, k int) {
-	if !(it.Age >= 0) || math.IsInf(it.Age, 1) || !(w > 0) || math.IsInf(w, 1) {
+	if !usable(it.Age, w) {
 		return
 	}
 	if p.sample.wants(h, k) {

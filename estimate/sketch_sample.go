@@ -283,3 +283,23 @@ func (p *SketchPart) Sampled() (items []Item, weights []float64, scale float64) 
 	}
 	return items, weights, scale
 }
+
+// SamplePeriodicity is Periodicity of the settle times of day of the
+// item sample: every row of a log up to the sample's size, a uniform
+// sample by hash beyond, each row counted as often as it came (not as
+// the rows it stands for, which would overstate the test's evidence).
+// It is nil for a sketch without a sample. Folding the sample, not every
+// row, keeps the batch probe out of a read pass.
+func (s *Sketch) SamplePeriodicity(opt PeriodOptions) *Period {
+	if !s.HasSample() {
+		return nil
+	}
+	acc := &Accumulator{}
+	for _, part := range []*SketchPart{&s.Fit, &s.HeldOut} {
+		items, ws, scale := part.Sampled()
+		for i, it := range items {
+			acc.AddPhase(it, ws[i]/scale)
+		}
+	}
+	return Periodicity(acc, opt)
+}

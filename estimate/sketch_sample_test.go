@@ -235,3 +235,25 @@ func TestSketchSampleFileErrors(t *testing.T) {
 		t.Errorf("a good sample row: %v", err)
 	}
 }
+
+// The batch probe on a sketch's item sample finds what Periodicity finds
+// on every row when the sample holds them all, and nothing without one.
+func TestSamplePeriodicity(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 40))
+	items := batchLog(r, 3000, 0.6, 300, 2, 3)
+	s, err := NewSketch(0.3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		s.Add(it, 1)
+	}
+	want := Periodicity(accumulate(items), PeriodOptions{})
+	if got := s.SamplePeriodicity(PeriodOptions{}); want == nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("from the sample %+v, from every row %+v", got, want)
+	}
+	s.Sample = 0
+	if got := s.SamplePeriodicity(PeriodOptions{}); got != nil {
+		t.Errorf("a sketch without a sample found %+v", got)
+	}
+}

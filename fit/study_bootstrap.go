@@ -59,18 +59,16 @@ func (st *study) bootstrap() error {
 		}
 		w := make([]float64, st.test.Len())
 		draw.resample(rand.New(rand.NewPCG(st.opt.Seed, 0xb0075+uint64(j))), w)
-		mean := make([]float64, len(rows))
 		for k, rp := range reps {
-			mean[k], p95[k][j], req[k][j] = rp.measure(w)
-			lag[k][j] = mean[k]
+			lag[k][j], p95[k][j], req[k][j] = rp.measure(w)
 		}
 		for i, c := range r.Baselines {
-			y := mean[2+2*i]
+			y := lag[2+2*i][j]
 			if rp := seconds[i]; rp != nil {
 				m2, _, _ := rp.measure(w)
 				y += (m2 - y) * c.mix
 			}
-			change[i][j] = y/mean[1+2*i] - 1
+			change[i][j] = y/lag[1+2*i][j] - 1
 		}
 		return nil
 	})

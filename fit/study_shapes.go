@@ -64,7 +64,7 @@ func (st *study) estimateShapes() *Shapes {
 	if !st.opt.NoBatches {
 		var acc estimate.Accumulator
 		for i, it := range st.train.Items {
-			acc.AddWeighted(it, st.train.Weight(i))
+			acc.AddPhase(it, st.train.Weight(i)) // all Periodicity reads
 		}
 		f.Period = estimate.Periodicity(&acc, estimate.PeriodOptions{})
 	}

@@ -99,7 +99,7 @@ func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uin
 		p.signals = p.signals || s.signals
 	}
 	if probe {
-		p.period = samplePeriod(p.sk)
+		p.period = p.sk.SamplePeriodicity(estimate.PeriodOptions{})
 	}
 	// The other sinks' sketches, tens of megabytes each, are garbage now:
 	// collect them at once rather than let the heap grow to twice the
@@ -107,26 +107,6 @@ func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uin
 	sinks = nil
 	runtime.GC()
 	return p, nil
-}
-
-// samplePeriod is the batch period the settle times of day of the
-// sketch's item sample show: every row of a log up to the sample's size,
-// a uniform sample by hash beyond, each row counted as often as it came
-// (not as the rows it stands for, which would overstate the test's
-// evidence). Folding the sample, not every row, keeps the probe out of
-// the pass.
-func samplePeriod(s *estimate.Sketch) *estimate.Period {
-	if !s.HasSample() {
-		return nil
-	}
-	acc := &estimate.Accumulator{}
-	for _, part := range []*estimate.SketchPart{&s.Fit, &s.HeldOut} {
-		items, ws, scale := part.Sampled()
-		for i, it := range items {
-			acc.AddPhase(it, ws[i]/scale)
-		}
-	}
-	return estimate.Periodicity(acc, estimate.PeriodOptions{})
 }
 
 // sketchOf reads raw logs into a sketch of the given split, with item

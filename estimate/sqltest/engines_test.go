@@ -75,14 +75,7 @@ func TestPostgresSketch(t *testing.T) {
 // writes.
 func postgresExport(t *testing.T, file, q, by string) []byte {
 	t.Helper()
-	url := loadPostgres(t, file, "pollfit_payments", by)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	defer conn.Close(context.Background())
+	conn, ctx := connectPostgres(t, loadPostgres(t, file, "pollfit_payments", by))
 	var out bytes.Buffer
 	if _, err := conn.PgConn().CopyTo(ctx, &out, "COPY ("+q+") TO STDOUT (FORMAT csv, HEADER true)"); err != nil {
 		t.Fatalf("query: %v", err)
@@ -99,13 +92,7 @@ func loadPostgres(t *testing.T, file, table, by string) string {
 	if url == "" {
 		url = startPostgres(t)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	defer conn.Close(context.Background())
+	conn, ctx := connectPostgres(t, url)
 	cols := "created_at timestamptz, settled_at timestamptz, status text"
 	if by != "" {
 		cols += ", " + by + " text"
@@ -122,4 +109,18 @@ func loadPostgres(t *testing.T, file, table, by string) string {
 		t.Fatalf("load: %v", err)
 	}
 	return url
+}
+
+// connectPostgres connects to the server at url for the rest of the
+// test, with a context that ends after two minutes.
+func connectPostgres(t *testing.T, url string) (*pgx.Conn, context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn, ctx
 }
