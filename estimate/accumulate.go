@@ -103,6 +103,13 @@ type Accumulator struct {
 // Add adds one item.
 func (a *Accumulator) Add(it Item) { a.AddWeighted(it, 1) }
 
+// AddRun adds each of items, items[i] standing for ws[i] identical ones.
+func (a *Accumulator) AddRun(items []Item, ws []float64) {
+	for i, it := range items {
+		a.AddWeighted(it, ws[i])
+	}
+}
+
 // AddWeighted adds an item standing for w identical items, as histogram
 // inputs do.
 func (a *Accumulator) AddWeighted(it Item, w float64) {

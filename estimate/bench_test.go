@@ -55,14 +55,34 @@ func BenchmarkPeriodicity(b *testing.B) {
 	}
 }
 
-// BenchmarkSketchAdd adds lognormal items with creation times to a
-// sketch holding out 30%.
+// BenchmarkSketchAdd adds a million lognormal items with creation times
+// (ages from 0.1 s to 10 min and beyond: the bins of four decades) one
+// by one to a sketch holding out 30%; BenchmarkSketchAddRun adds the
+// same in runs of 4096, as the readers' sinks do.
 func BenchmarkSketchAdd(b *testing.B) {
-	r := rand.New(rand.NewPCG(41, 42))
-	items := window(r, lognormalAges(r, 1<<16, 10, 1), 86400, Settled)
+	items := sketchBenchItems()
 	s, _ := NewSketch(0.3, 1)
 	b.ResetTimer()
 	for i := range b.N {
-		s.Add(items[i&(1<<16-1)], 1)
+		s.Add(items[i&(len(items)-1)], 1)
 	}
+}
+
+func BenchmarkSketchAddRun(b *testing.B) {
+	items := sketchBenchItems()
+	ws := make([]float64, 4096)
+	for i := range ws {
+		ws[i] = 1
+	}
+	s, _ := NewSketch(0.3, 1)
+	b.ResetTimer()
+	for i := 0; i < b.N; i += len(ws) {
+		j := i & (len(items) - 1)
+		s.AddRun(items[j:j+len(ws)], ws)
+	}
+}
+
+func sketchBenchItems() []Item {
+	r := rand.New(rand.NewPCG(41, 42))
+	return window(r, lognormalAges(r, 1<<20, 10, 1.5), 86400, Settled)
 }

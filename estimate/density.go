@@ -41,37 +41,7 @@ type DensityOptions struct {
 // data, stays apart as Never: the density integrates to 1 − Never minus
 // the deadline atoms.
 func Density(s *Survival, opt DensityOptions) *Dist {
-	if opt.GridSize <= 0 {
-		opt.GridSize = 2048
-	}
-	d := &Dist{never: s.Never()}
-	t, m, ev := s.jumps()
-	nEff := effectiveN(m, ev)
-	if !opt.SmoothDeadlines {
-		d.atoms = Deadlines(s, opt.Deadline)
-		m = removeAtoms(t, m, d.atoms)
-	}
-	pts := densityPoints(t, m, ev, s.Resolution)
-	if len(pts) == 0 {
-		return d
-	}
-	d.mass = 0
-	for _, p := range pts {
-		d.mass += p.w
-	}
-	h, method, warn := chooseBandwidth(pts, nEff, opt.Bandwidth)
-	d.bandwidth, d.method = h, method
-	if warn != "" {
-		d.Warnings = append(d.Warnings, warn)
-	}
-	xlo, xhi := pointsRange(pts)
-	n := max(opt.GridSize, int(math.Ceil((xhi-xlo+10*h)/(h/4)))+1)
-	n = min(n, 1<<16)
-	d.x0 = xlo - 5*h
-	d.dx = (xhi + 5*h - d.x0) / float64(n-1)
-	d.fx = smoothOnGrid(binPoints(pts, d.x0, d.dx, n), h/d.dx)
-	d.finish()
-	return d
+	return NewSmoother(s, opt).Density(opt.Bandwidth)
 }
 
 // removeAtoms takes each deadline's share out of the jumps in its window,

@@ -53,6 +53,7 @@ type Sketch struct {
 	By       string
 	Segments []*SketchSegment
 	segIndex map[string]int
+	touched  float64 // what AddRun reads ahead, kept so that it is read
 }
 
 // The sketch's age bins: bin 0 holds ages below sketchMin, bins
@@ -95,6 +96,11 @@ type SketchPart struct {
 // add adds an item of hash h standing for w identical ones, to a sample
 // of at most k rows.
 func (p *SketchPart) add(h uint64, it Item, w float64, k int) {
+	p.addBinned(h, it, w, k, fastSketchBin(it.Age))
+}
+
+// addBinned is add for an item whose age is in bin b.
+func (p *SketchPart) addBinned(h uint64, it Item, w float64, k, b int) {
 	if !usable(it.Age, w) {
 		return
 	}
@@ -102,7 +108,6 @@ func (p *SketchPart) add(h uint64, it Item, w float64, k int) {
 		p.sample.add(newSampleRow(h, it, w), k)
 	}
 	p.Items += w
-	b := fastSketchBin(it.Age)
 	if !it.Status.Final() {
 		p.Pending += w
 		addLeast(&p.pending[b], it.Age, w)
@@ -182,16 +187,22 @@ func (s *Sketch) Add(it Item, w float64) {
 // split is how much of an item standing for w rows goes to each part.
 func (s *Sketch) split(it Item, w float64) (h uint64, fitW, outW float64) {
 	h = rowHash(s.Seed, it)
+	fitW, outW = s.splitHashed(h, w)
+	return h, fitW, outW
+}
+
+// splitHashed is split for an item of hash h.
+func (s *Sketch) splitHashed(h uint64, w float64) (fitW, outW float64) {
 	if w == 1 {
 		if held(h, s.Holdout) {
-			return h, 0, 1
+			return 0, 1
 		}
-		return h, 1, 0
+		return 1, 0
 	}
 	if n := math.Floor(w); n > 0 && s.Holdout > 0 && !math.IsInf(w, 0) {
 		outW = distuv.Binomial{N: n, P: s.Holdout, Src: rand.NewPCG(h, s.Seed)}.Rand()
 	}
-	return h, w - outW, outW
+	return w - outW, outW
 }
 
 // addSplit adds an item of hash h standing for w rows when w > 0,
@@ -268,6 +279,63 @@ func rowHash(seed uint64, it Item) uint64 {
 	h = hashRound(h, modP(created))
 	h = hashRound(h, modP(int64(math.Round(it.Age*1e6))))
 	return uint64(hashRound(h, 0))
+}
+
+// rowHashes sets hs[i] to rowHash(seed, items[i]). It hashes four rows
+// at a time, round by round, so that their multiplications overlap, and
+// the first round, of the seed and the status only, once per status.
+func rowHashes(seed uint64, items []Item, hs []uint64) {
+	var first [4]int64 // hashRound(seed, status) for the first statuses
+	for st := range first {
+		first[st] = hashRound(int64(seed%hashP), int64(st))
+	}
+	start := func(st Status) int64 {
+		if int(st) < len(first) {
+			return first[st]
+		}
+		return hashRound(int64(seed%hashP), int64(st))
+	}
+	j := 0
+	for ; j+4 <= len(items); j += 4 {
+		var h, c, a [4]int64
+		for l := range 4 {
+			it := &items[j+l]
+			h[l], c[l], a[l] = start(it.Status), createdCode(it), ageCode(it)
+		}
+		for l := range 4 {
+			h[l] = hashRound(h[l], c[l])
+		}
+		for l := range 4 {
+			h[l] = hashRound(h[l], a[l])
+		}
+		for l := range 4 {
+			hs[j+l] = uint64(hashRound(h[l], 0))
+		}
+	}
+	for ; j < len(items); j++ {
+		hs[j] = rowHash(seed, items[j])
+	}
+}
+
+// createdCode is rowHash's creation-time term: whole milliseconds mod P
+// (0 when unknown).
+func createdCode(it *Item) int64 {
+	switch {
+	case !it.Dated:
+		return 0
+	case it.Created >= 0:
+		return modMersenne(it.Created / 1e6)
+	}
+	return modP(floorDiv(it.Created, 1e6))
+}
+
+// ageCode is rowHash's age term: whole microseconds mod P.
+func ageCode(it *Item) int64 {
+	us := int64(math.Round(it.Age * 1e6))
+	if us >= 0 {
+		return modMersenne(us)
+	}
+	return modP(us)
 }
 
 // hashRound mixes x (0 ≤ x < P) into h (0 ≤ h < P): y = (h·M + x) mod P,

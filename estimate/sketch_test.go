@@ -176,6 +176,30 @@ func refHash(seed uint64, createdMS, ageUS int64, status int64) uint64 {
 	return round(h, 0).Uint64()
 }
 
+// rowHashes, four rows at a time, is rowHash row by row: on rows with
+// and without creation times (before 1970 too), every status, ages from
+// 0 to beyond a century, any seed, and lengths that are not a multiple
+// of four.
+func TestRowHashes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, seed := range []uint64{0, 1, 7, 1<<31 - 1, math.MaxUint64} {
+		for n := range 11 {
+			items := make([]Item, n)
+			for i := range items {
+				items[i] = Item{Age: math.Pow(10, r.Float64()*16-7) * float64(r.IntN(2)), Status: Status(r.IntN(5)),
+					Created: r.Int64N(4e18) - 1e18, Dated: r.IntN(4) > 0}
+			}
+			hs := make([]uint64, n)
+			rowHashes(seed, items, hs)
+			for i, it := range items {
+				if want := rowHash(seed, it); hs[i] != want {
+					t.Fatalf("seed %d, row %d of %d (%+v): %d, want rowHash's %d", seed, i, n, it, hs[i], want)
+				}
+			}
+		}
+	}
+}
+
 // The hash is the documented integer arithmetic: creation time in whole
 // milliseconds (rounded down, 0 when unknown), age in whole microseconds
 // (rounded), the status code, any seed.

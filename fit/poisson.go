@@ -3,6 +3,7 @@ package fit
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -13,32 +14,47 @@ import (
 // larger log), as the bootstrap's resamples do, by inversion from one
 // uniform: the search starts at the mode, whose probability and
 // cumulative probability are computed once per item, and steps down or
-// up, about 0.8 standard deviations on average. Means above
-// maxInversion go to gonum's sampler.
+// up, about 0.8 standard deviations on average, each step a product
+// with a reciprocal computed beforehand. Means above maxInversion go to
+// gonum's sampler.
 type poissonDraws struct {
 	scale float64 // each draw counts this many rows (Sample.Scale)
-	mean  []float64
-	mode  []float64 // ⌊mean⌋
-	pm    []float64 // P(X = mode)
-	cm    []float64 // P(X ≤ mode)
+	bins  []poissonBin
+}
+
+// poissonBin is what an item's draw needs, together.
+type poissonBin struct {
+	mean, inv float64 // the mean and 1/mean
+	mode      float64 // ⌊mean⌋
+	pm, cm    float64 // P(X = mode), P(X ≤ mode)
 }
 
 // maxInversion is the largest mean drawn by inversion (about 80 steps).
 const maxInversion = 1e4
 
+// recip[k] is 1/k, for the steps up from a mode (recip[0] unused).
+var recip = sync.OnceValue(func() []float64 {
+	r := make([]float64, 2*maxInversion)
+	for k := 1; k < len(r); k++ {
+		r[k] = 1 / float64(k)
+	}
+	return r
+})
+
 func newPoissonDraws(smp Sample) poissonDraws {
 	n := smp.Len()
-	d := poissonDraws{scale: 1, mean: make([]float64, n), mode: make([]float64, n), pm: make([]float64, n), cm: make([]float64, n)}
+	d := poissonDraws{scale: 1, bins: make([]poissonBin, n)}
 	if smp.Scale > 1 {
 		d.scale = smp.Scale
 	}
 	for i := range n {
 		m := smp.Weight(i) / d.scale
-		d.mean[i] = m
+		b := &d.bins[i]
+		b.mean = m
 		if m > 0 && m <= maxInversion {
 			k := math.Floor(m)
 			lg, _ := math.Lgamma(k + 1)
-			d.mode[i], d.pm[i], d.cm[i] = k, math.Exp(k*math.Log(m)-m-lg), mathext.GammaIncRegComp(k+1, m)
+			b.inv, b.mode, b.pm, b.cm = 1/m, k, math.Exp(k*math.Log(m)-m-lg), mathext.GammaIncRegComp(k+1, m)
 		}
 	}
 	return d
@@ -46,12 +62,14 @@ func newPoissonDraws(smp Sample) poissonDraws {
 
 // resample sets w[i] to a Poisson count of mean the weight of item i.
 func (d poissonDraws) resample(rng *rand.Rand, w []float64) {
-	for i, m := range d.mean {
-		switch {
+	rc := recip()
+	for i := range d.bins {
+		b := &d.bins[i]
+		switch m := b.mean; {
 		case m <= 0:
 			w[i] = 0
 		case m <= maxInversion:
-			w[i] = invertPoisson(rng.Float64(), m, d.mode[i], d.pm[i], d.cm[i])
+			w[i] = invertPoisson(rng.Float64(), b, rc)
 		default:
 			w[i] = distuv.Poisson{Lambda: m, Src: rng}.Rand()
 		}
@@ -59,22 +77,26 @@ func (d poissonDraws) resample(rng *rand.Rand, w []float64) {
 	}
 }
 
-// invertPoisson is the least k with P(X ≤ k) > u for X Poisson of mean
-// m, searched from the mode k0 (p0 = P(X = k0), c0 = P(X ≤ k0)).
-func invertPoisson(u, m, k0, p0, c0 float64) float64 {
-	k, p, c := k0, p0, c0
+// invertPoisson is the least k with P(X ≤ k) > u for X Poisson of the
+// bin's mean, searched from its mode; rc[k] is 1/k.
+func invertPoisson(u float64, b *poissonBin, rc []float64) float64 {
+	k, p, c := b.mode, b.pm, b.cm
 	if u < c {
 		// Down while P(X ≤ k−1) = c − p still exceeds u.
 		for k > 0 && u < c-p {
 			c -= p
-			p *= k / m
+			p *= k * b.inv
 			k--
 		}
 		return k
 	}
 	for u >= c && p > 0 {
 		k++
-		p *= m / k
+		if int(k) < len(rc) {
+			p *= b.mean * rc[int(k)]
+		} else {
+			p *= b.mean / k
+		}
 		c += p
 	}
 	return k

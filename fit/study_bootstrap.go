@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/pollfit/pollfit/fit/schedule"
 )
@@ -53,11 +54,13 @@ func (st *study) bootstrap() error {
 	lag, p95, req := grid2(len(rows), n), grid2(len(rows), n), grid2(len(rows), n)
 	change := grid2(len(r.Baselines), n)
 	draw := newPoissonDraws(st.test)
+	bufs := sync.Pool{New: func() any { return make([]float64, st.test.Len()) }}
 	err := parallel(n, func(j int) error {
 		if err := st.stopped("bootstrap"); err != nil {
 			return err
 		}
-		w := make([]float64, st.test.Len())
+		w := bufs.Get().([]float64)
+		defer bufs.Put(w)
 		draw.resample(rand.New(rand.NewPCG(st.opt.Seed, 0xb0075+uint64(j))), w)
 		for k, rp := range reps {
 			lag[k][j], p95[k][j], req[k][j] = rp.measure(w)

@@ -59,7 +59,7 @@ func (st *study) startShapes() {
 func (st *study) estimateShapes() *Shapes {
 	f := &Shapes{}
 	if !st.opt.NoDeadlines {
-		f.Deadlines = estimate.Deadlines(st.km, estimate.DeadlineOptions{})
+		f.Deadlines = st.smoother().Deadlines()
 	}
 	if !st.opt.NoBatches {
 		var acc estimate.Accumulator

@@ -64,7 +64,7 @@ const cvCandidates = 300
 // one of the bandwidth given, before any cross-validation.
 func (st *study) smoothDensity() {
 	h := st.opt.Bandwidth
-	st.res.Density = estimate.Density(st.km, estimate.DensityOptions{Bandwidth: h})
+	st.res.Density = st.smoother().Density(h)
 	bw, rule := st.res.Density.Bandwidth()
 	if h > 0 {
 		rule = SmoothGiven
@@ -100,7 +100,7 @@ func (st *study) chooseSmoothing(opt Options, h time.Duration) {
 	}
 	f := bandwidthFactors[best]
 	if st.res.Smoothing.Factor != f {
-		st.res.Density = estimate.Density(st.km, estimate.DensityOptions{Bandwidth: f * st.isj})
+		st.res.Density = st.smoother().Density(f * st.isj)
 	}
 	st.res.Smoothing = &Smoothing{Bandwidth: f * st.isj, Rule: SmoothCrossValidated, Factor: f}
 }
@@ -133,9 +133,13 @@ func (st *study) crossValidate(o Options) (best int, ok bool) {
 		ok   bool
 	}
 	fits := make([]fitted, 2*nb)
-	kms := [2]*estimate.Survival{sampleKM(a), sampleKM(b)}
+	var sms [2]*estimate.Smoother
+	parallel(len(halves), func(k int) error {
+		sms[k] = estimate.NewSmoother(sampleKM(halves[k]), estimate.DensityOptions{})
+		return nil
+	})
 	parallel(len(fits), func(j int) error {
-		d := estimate.Density(kms[j/nb], estimate.DensityOptions{Bandwidth: bandwidthFactors[j%nb] * st.isj * math.Pow(2, 0.2)})
+		d := sms[j/nb].Density(bandwidthFactors[j%nb] * st.isj * math.Pow(2, 0.2))
 		f := &fits[j]
 		f.asks, f.mult, f.ok = exactAsks(d, o)
 		return nil
@@ -229,3 +233,8 @@ func pickBandwidth(scores [][]float64, ws []float64) int {
 	}
 	return best
 }
+
+// smoother is the fitting items' Kaplan–Meier estimate made ready to
+// smooth, with the deadlines the density keeps apart, which are the
+// deadline shapes' too: made once, by whichever needs it first.
+func (st *study) smoother() *estimate.Smoother { return st.smooth() }

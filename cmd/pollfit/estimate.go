@@ -62,10 +62,10 @@ prints one summary per value of a categorical column (at most 64 values).`,
 					return estimateSegments(e, rf, bf.by, args, qs, *at, ages, *asJSON)
 				}
 				var accs []*estimate.Accumulator
-				st, err := rf.eachParallel(e, args, func() func(estimate.Item, float64) {
+				st, err := rf.eachParallel(e, args, func() func([]estimate.Item, []float64) {
 					a := &estimate.Accumulator{}
 					accs = append(accs, a)
-					return a.AddWeighted
+					return a.AddRun
 				})
 				if err != nil {
 					return err

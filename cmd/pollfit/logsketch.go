@@ -66,10 +66,15 @@ type passSink struct {
 	signals bool
 }
 
-func (s *passSink) add(it estimate.Item, w float64) {
-	s.sk.Add(it, w)
-	if !s.signals && it.HasSignal() {
-		s.signals = true
+func (s *passSink) add(items []estimate.Item, ws []float64) {
+	s.sk.AddRun(items, ws)
+	if !s.signals {
+		for i := range items {
+			if items[i].HasSignal() {
+				s.signals = true
+				break
+			}
+		}
 	}
 }
 
@@ -82,7 +87,7 @@ func (r *readFlags) sketchLogs(e *env, paths []string, holdout float64, seed uin
 		return nil, usagef("--holdout %g: want a share in [0, 1)", holdout)
 	}
 	var sinks []*passSink
-	newSink := func() func(estimate.Item, float64) {
+	newSink := func() func([]estimate.Item, []float64) {
 		s := &passSink{sk: &estimate.Sketch{Holdout: holdout, Seed: seed, Sample: k}}
 		sinks = append(sinks, s)
 		return s.add

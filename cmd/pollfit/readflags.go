@@ -162,9 +162,10 @@ func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, 
 // eachParallel is eachWeighted with the items of raw logs spread over
 // logs.Sinks goroutines, each with its own sink from newSink; a sketch's
 // bins all go to one sink.
-func (r *readFlags) eachParallel(e *env, paths []string, newSink func() func(estimate.Item, float64)) (logs.Stats, error) {
+func (r *readFlags) eachParallel(e *env, paths []string, newSink func() func([]estimate.Item, []float64)) (logs.Stats, error) {
 	if len(paths) == 0 || isSketchFile(paths[0]) {
-		return r.eachWeighted(e, paths, newSink())
+		sink := newSink()
+		return r.eachWeighted(e, paths, func(it estimate.Item, w float64) { sink([]estimate.Item{it}, []float64{w}) })
 	}
 	return r.readLogs(e, paths, func(opt logs.Options) (logs.Stats, error) {
 		return logs.EachParallel(e.context(), paths, opt, newSink)

@@ -158,10 +158,19 @@ func EachWeighted(paths []string, opt Options, fn func(it estimate.Item, w float
 // EachWeightedContext is EachWeighted, stopping as EachContext does.
 func EachWeightedContext(ctx context.Context, paths []string, opt Options, fn func(it estimate.Item, w float64)) (Stats, error) {
 	opt.By = "" // EachBy's
+	return eachRuns(ctx, paths, opt, fn, nil)
+}
+
+// eachRuns is EachWeightedContext, handing each parsed batch of items to
+// runFn at once when it is not nil (weights nil: every item has weight
+// 1), and single items (a histogram's, the pending ones delivered at the
+// end) to fn.
+func eachRuns(ctx context.Context, paths []string, opt Options, fn func(estimate.Item, float64), runFn func([]estimate.Item, []float64)) (Stats, error) {
 	r, err := newReader(opt, fn)
 	if err != nil {
 		return Stats{}, err
 	}
+	r.runFn = runFn
 	r.ctx = ctx
 	defer r.close()
 	return r.readAll(paths)
@@ -367,6 +376,12 @@ func (r *reader) deliverDeferred(obs int64) error {
 
 // deliver hands an item to the callback and counts it.
 func (r *reader) deliver(it estimate.Item, w float64) {
+	r.countOne(it, w)
+	r.fn(it, w)
+}
+
+// countOne counts an item delivered, of weight w.
+func (r *reader) countOne(it estimate.Item, w float64) {
 	st := &r.stats
 	st.Items++
 	if r.weighted {
@@ -384,7 +399,36 @@ func (r *reader) deliver(it estimate.Item, w float64) {
 	if !it.Dated {
 		r.noCreated++
 	}
-	r.fn(it, w)
+}
+
+// count counts a batch of items delivered at once (weights nil: each
+// of weight 1), as countOne each.
+func (r *reader) count(items []estimate.Item, ws []float64) {
+	if r.weighted || ws != nil {
+		for i, it := range items {
+			w := 1.0
+			if ws != nil {
+				w = ws[i]
+			}
+			r.countOne(it, w)
+		}
+		return
+	}
+	var final, undated int64
+	for i := range items {
+		it := &items[i]
+		if it.Status.Final() {
+			final++
+		}
+		if !it.Dated {
+			undated++
+		}
+	}
+	st := &r.stats
+	st.Items += int64(len(items))
+	st.Final += final
+	st.Pending += int64(len(items)) - final
+	r.noCreated += undated
 }
 
 // deferItem keeps a pending item censored at the default ObservedAt, in

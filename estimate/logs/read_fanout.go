@@ -19,13 +19,15 @@ const fanChunk = 4096
 // EachParallel is EachWeighted with the reduction spread over Sinks
 // goroutines: newSink is called once for each, in order, and the items
 // go to the sinks in runs of a few thousand, run k to sink k mod Sinks,
-// so each sink sees its items in input order. A sink is called from its
-// own goroutine only; when EachParallel returns, every sink has seen all
-// its items and the caller merges what they reduced. Errors and Stats
-// are EachWeighted's.
-func EachParallel(ctx context.Context, paths []string, opt Options, newSink func() func(estimate.Item, float64)) (Stats, error) {
+// so each sink sees its items in input order: a sink is called with a
+// run of items and their weights (a histogram's counts, 1 for a log's
+// rows), which it must not keep. A sink is called from its own goroutine
+// only; when EachParallel returns, every sink has seen all its items and
+// the caller merges what they reduced. Errors and Stats are
+// EachWeighted's.
+func EachParallel(ctx context.Context, paths []string, opt Options, newSink func() func(items []estimate.Item, ws []float64)) (Stats, error) {
 	f := newFanout(newSink)
-	st, err := EachWeightedContext(ctx, paths, opt, f.add)
+	st, err := eachRuns(ctx, paths, opt, f.add, f.addRun)
 	f.close()
 	return st, err
 }
@@ -45,7 +47,7 @@ type fanout struct {
 	wg   sync.WaitGroup
 }
 
-func newFanout(newSink func() func(estimate.Item, float64)) *fanout {
+func newFanout(newSink func() func([]estimate.Item, []float64)) *fanout {
 	f := &fanout{free: make(chan *itemRun, 4*Sinks)}
 	f.cur = f.run()
 	for i := range f.work {
@@ -76,6 +78,30 @@ func (f *fanout) add(it estimate.Item, w float64) {
 	}
 }
 
+// addRun takes a batch of items at once (ws nil: each of weight 1), from
+// the reader's goroutine: as add each, copied in bulk.
+func (f *fanout) addRun(items []estimate.Item, ws []float64) {
+	for len(items) > 0 {
+		c := f.cur
+		n := min(len(items), fanChunk-len(c.items))
+		c.items = append(c.items, items[:n]...)
+		if ws != nil {
+			c.ws = append(c.ws, ws[:n]...)
+		} else {
+			for range n {
+				c.ws = append(c.ws, 1)
+			}
+		}
+		items = items[n:]
+		if ws != nil {
+			ws = ws[n:]
+		}
+		if len(c.items) == fanChunk {
+			f.send()
+		}
+	}
+}
+
 // send hands the current run to its sink.
 func (f *fanout) send() {
 	f.work[f.next] <- f.cur
@@ -84,12 +110,10 @@ func (f *fanout) send() {
 }
 
 // drain feeds the runs of one channel to its sink.
-func (f *fanout) drain(in chan *itemRun, sink func(estimate.Item, float64)) {
+func (f *fanout) drain(in chan *itemRun, sink func([]estimate.Item, []float64)) {
 	defer f.wg.Done()
 	for r := range in {
-		for i, it := range r.items {
-			sink(it, r.ws[i])
-		}
+		sink(r.items, r.ws)
 		r.items, r.ws = r.items[:0], r.ws[:0]
 		select {
 		case f.free <- r:

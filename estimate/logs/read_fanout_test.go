@@ -21,18 +21,26 @@ func TestEachParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got [][]estimate.Item
-	st, err := EachParallel(context.Background(), paths, Options{}, func() func(estimate.Item, float64) {
+	st, err := EachParallel(context.Background(), paths, Options{}, func() func([]estimate.Item, []float64) {
 		k := len(got)
 		got = append(got, nil)
-		return func(it estimate.Item, w float64) {
-			if w != 1 {
-				t.Errorf("weight %g", w)
+		return func(items []estimate.Item, ws []float64) {
+			if len(ws) != len(items) {
+				t.Fatalf("%d weights for %d items", len(ws), len(items))
 			}
-			got[k] = append(got[k], it)
+			for i, it := range items {
+				if ws[i] != 1 {
+					t.Errorf("weight %g", ws[i])
+				}
+				got[k] = append(got[k], it)
+			}
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if st.Final != wst.Final || st.Pending != wst.Pending || st.HasCreated != wst.HasCreated {
+		t.Errorf("counted %d final, %d pending (creation times %v), want %d, %d (%v)", st.Final, st.Pending, st.HasCreated, wst.Final, wst.Pending, wst.HasCreated)
 	}
 	if st.Items != wst.Items || st.Rows != 10000 || len(got) != Sinks {
 		t.Fatalf("%d items in %d rows to %d sinks, want %d", st.Items, st.Rows, len(got), wst.Items)
@@ -66,8 +74,8 @@ func TestEachParallelBadRow(t *testing.T) {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := EachParallel(context.Background(), []string{p}, Options{}, func() func(estimate.Item, float64) {
-		return func(estimate.Item, float64) {}
+	_, err := EachParallel(context.Background(), []string{p}, Options{}, func() func([]estimate.Item, []float64) {
+		return func([]estimate.Item, []float64) {}
 	})
 	if err == nil || !strings.Contains(err.Error(), "bad.csv:3:") {
 		t.Errorf("error %v, want one at bad.csv:3", err)

@@ -22,7 +22,8 @@ type reader struct {
 	file      string          // the file being read, for stopped
 	opt       Options
 	fn        func(estimate.Item, float64)
-	tp        *timeParser // template; workers copy it
+	runFn     func([]estimate.Item, []float64) // fn for a batch at once, or nil
+	tp        *timeParser                      // template; workers copy it
 	status    *estimate.StatusWords
 	observed  int64 // ObservedAt in Unix ns when fixedObs
 	fixedObs  bool
@@ -138,15 +139,20 @@ func (r *reader) merge(b *batch) error {
 	if err := r.stopped(); err != nil {
 		return err
 	}
-	for i, it := range b.items {
-		w := 1.0
-		if b.weights != nil {
-			w = b.weights[i]
+	if r.runFn != nil && r.by == nil {
+		r.count(b.items, b.weights)
+		r.runFn(b.items, b.weights)
+	} else {
+		for i, it := range b.items {
+			w := 1.0
+			if b.weights != nil {
+				w = b.weights[i]
+			}
+			if r.by != nil {
+				r.seg = r.segIndex(b.segs[i])
+			}
+			r.deliver(it, w)
 		}
-		if r.by != nil {
-			r.seg = r.segIndex(b.segs[i])
-		}
-		r.deliver(it, w)
 	}
 	for _, it := range b.deferred {
 		if err := r.deferItem(it); err != nil {
