@@ -8,12 +8,11 @@ import (
 // The bin of an age on a log-spaced grid is defined by a logarithm
 // (sketchBin, ageBin), which costs more than the rest of adding a row.
 // A binTable finds the same bin from the age's bits: the exponent and the
-// top tableBits of the mantissa index a table of the bin at the start of
-// that sliver of ages (2⁻¹² of an octave, at most about one bin wide),
-// and a comparison or two with the bins' exact lower edges finishes the
-// job.
-
-const tableBits = 12
+// top bits of the mantissa index a table of the bin at the start of that
+// sliver of ages (2⁻¹² of an octave for the sketch's grid, 2⁻⁹ for the
+// accumulator's ten times coarser one: at most about one bin wide), and
+// a comparison or two with the bins' exact lower edges finishes the job.
+// A table no finer than its grid needs stays small in the cache.
 
 // A binTable is the fast form of a bin function that puts ages below lo
 // in bin 0, ages from hi on in bin bins+1, and ages between in bins
@@ -24,6 +23,7 @@ type binTable struct {
 	bins      int
 	perDecade float64
 	nudge     float64 // added to the scaled logarithm before rounding down
+	bits      uint    // the mantissa bits of the key
 	once      sync.Once
 	// edge[i] is the least age bin puts in bin i or above, for
 	// i = 1..bins+1 (edge[0] unused).
@@ -35,8 +35,8 @@ type binTable struct {
 
 // sketchTable and ageTable are the sketch's and the accumulator's grids.
 var (
-	sketchTable = &binTable{bin: sketchBin, lo: sketchMin, hi: sketchMax, bins: sketchBins, perDecade: sketchPerDecade, nudge: sketchNudge}
-	ageTable    = &binTable{bin: ageBin, lo: histMin, hi: histMax, bins: histBins, perDecade: histPerDecade}
+	sketchTable = &binTable{bin: sketchBin, lo: sketchMin, hi: sketchMax, bins: sketchBins, perDecade: sketchPerDecade, nudge: sketchNudge, bits: 12}
+	ageTable    = &binTable{bin: ageBin, lo: histMin, hi: histMax, bins: histBins, perDecade: histPerDecade, bits: 9}
 )
 
 // fastSketchBin is sketchBin, from the table.
@@ -54,27 +54,33 @@ func (t *binTable) find(age float64) int {
 		return t.bins + 1
 	}
 	t.once.Do(t.build)
-	i := int(t.start[sliverKey(age)-t.base])
+	i := int(t.start[t.key(age)-t.base])
+	// A sliver holds at most one edge: one step, without a branch to
+	// mispredict (positive floats order as their bits: a − e wraps to a
+	// number with the top bit set when the edge e is above the age a),
+	// then a loop that never runs.
+	a, e := math.Float64bits(age), math.Float64bits(t.edge[i+1])
+	i += 1 - int((a-e)>>63)
 	for i < t.bins && t.edge[i+1] <= age {
 		i++
 	}
 	return i
 }
 
-// sliverKey is the table key of an age's bits.
-func sliverKey(age float64) uint64 { return math.Float64bits(age) >> (52 - tableBits) }
+// key is the table key of an age's bits.
+func (t *binTable) key(age float64) uint64 { return math.Float64bits(age) >> (52 - t.bits) }
 
 func (t *binTable) build() {
 	t.edge = make([]float64, t.bins+2)
 	for i := 1; i <= t.bins+1; i++ {
 		t.edge[i] = t.edgeOf(i)
 	}
-	t.base = sliverKey(t.lo)
-	n := sliverKey(math.Nextafter(t.hi, 0)) - t.base + 1
+	t.base = t.key(t.lo)
+	n := t.key(math.Nextafter(t.hi, 0)) - t.base + 1
 	t.start = make([]int32, n)
 	i := 0
 	for k := range t.start {
-		lo := math.Float64frombits((t.base + uint64(k)) << (52 - tableBits))
+		lo := math.Float64frombits((t.base + uint64(k)) << (52 - t.bits))
 		for i < t.bins && t.edge[i+1] <= lo {
 			i++
 		}

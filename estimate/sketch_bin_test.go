@@ -42,7 +42,7 @@ func TestBinTables(t *testing.T) {
 
 func BenchmarkBuildBinTable(b *testing.B) {
 	for b.Loop() {
-		t := &binTable{bin: sketchBin, lo: sketchMin, hi: sketchMax, bins: sketchBins, perDecade: sketchPerDecade, nudge: sketchNudge}
+		t := &binTable{bin: sketchBin, lo: sketchMin, hi: sketchMax, bins: sketchBins, perDecade: sketchPerDecade, nudge: sketchNudge, bits: 12}
 		t.build()
 	}
 }

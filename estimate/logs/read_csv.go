@@ -121,7 +121,7 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 				return c.fail(b, line, l.created, skipTime, "%v", err)
 			}
 			v.created = t
-			epoch = c.tp.layout == "" && isNumber(s)
+			epoch = l.signal >= 0 && c.tp.layout == "" && isNumber(s) // only the signal reads it
 		}
 	}
 	if l.settled >= 0 {

@@ -239,6 +239,32 @@ func TestReadTimestamps(t *testing.T) {
 	}
 }
 
+// The fast timestamp parser reads a fraction of one to nine digits as
+// time.Parse does, and leaves a longer one (or none after the point) to
+// the general parser.
+func TestFastTimeFractions(t *testing.T) {
+	p, err := newTimeParser("", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digits := "9876543210"
+	for n := 0; n <= len(digits); n++ {
+		text := "2026-07-01T12:00:00." + digits[:n] + "Z"
+		got, ok := p.fast([]byte(text))
+		want, err := time.Parse(time.RFC3339Nano, text)
+		switch {
+		case n == 0 || n > 9:
+			if ok {
+				t.Errorf("%s: fast parser read it (%d)", text, got)
+			}
+		case err != nil || !ok:
+			t.Errorf("%s: fast %v, time.Parse %v", text, ok, err)
+		case got != want.UnixNano():
+			t.Errorf("%s: %d ns, want time.Parse's %d", text, got, want.UnixNano())
+		}
+	}
+}
+
 // TestReadDurations: duration logs, numbers and Go durations, with
 // pending rows censored at their duration.
 func TestReadDurations(t *testing.T) {

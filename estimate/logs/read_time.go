@@ -221,15 +221,14 @@ func (p *timeParser) fast(b []byte) (int64, bool) {
 	i := 19
 	if i < len(b) && b[i] == '.' {
 		i++
-		scale := int64(1e8)
 		start := i
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			frac += int64(b[i]-'0') * scale
-			scale /= 10
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9' && i-start < 9; i++ {
+			frac = frac*10 + int64(b[i]-'0')
 		}
-		if i == start || i-start > 9 {
-			return 0, false
+		if i == start || i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			return 0, false // no digits, or more than nine
 		}
+		frac *= fracScale[i-start]
 	}
 	secs := days*86400 + int64(hh*3600+mm*60+ss)
 	switch {
@@ -255,6 +254,9 @@ func (p *timeParser) fast(b []byte) (int64, bool) {
 	}
 	return secs*1e9 + frac, true
 }
+
+// fracScale[n] turns n digits of a fraction of a second into nanoseconds.
+var fracScale = [10]int64{1e9, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 100, 10, 1}
 
 // The range of Unix seconds whose nanoseconds fit an int64 (1678 to 2261).
 const (
