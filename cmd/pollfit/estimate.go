@@ -187,6 +187,8 @@ type summary struct {
 }
 
 func summarize(acc *estimate.Accumulator, st logs.Stats, qs []float64, atKeys []string, ages []float64) *summary {
+	period := make(chan *estimate.Period, 1) // beside the rest, which only reads acc too
+	go func() { period <- estimate.Periodicity(acc, estimate.PeriodOptions{}) }()
 	s := acc.Survival()
 	d := estimate.Density(s, estimate.DensityOptions{})
 	sum := &summary{qs: qs, atKeys: atKeys, dist: d, ci: map[string][2]float64{}, warnings: d.Warnings}
@@ -222,7 +224,7 @@ func summarize(acc *estimate.Accumulator, st logs.Stats, qs []float64, atKeys []
 		r.Deadlines = append(r.Deadlines, deadlineJSON{Age: dl.Age, Spread: dl.Spread, Share: dl.Share,
 			Failed: fit.JSONNumber(acc.FailedShare(lo, hi))})
 	}
-	if p := estimate.Periodicity(acc, estimate.PeriodOptions{}); p != nil {
+	if p := <-period; p != nil {
 		r.Period = &periodJSON{p.Period, p.Phase, p.Share, p.PValue}
 	}
 	r.Modes = d.Modes(0.05)

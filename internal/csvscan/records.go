@@ -15,6 +15,10 @@ type Records struct {
 	scratch []byte
 	ends    []int
 	max     int // the longest record, 0 for no limit
+	// quote is the offset in buf of the first quote at or after off, or
+	// len(buf) when there is none: most chunks have none, and one search
+	// of the chunk then saves one of every record.
+	quote int
 }
 
 // SetMaxRecord makes Next report a record longer than n bytes (n <= 0:
@@ -33,6 +37,19 @@ func NewRecords(delim byte) *Records {
 // Reset starts splitting chunk, whose first byte is on line line.
 func (r *Records) Reset(chunk []byte, line int) {
 	r.buf, r.off, r.line = chunk, 0, line
+	r.quote = -1
+}
+
+// quoteFrom is the offset of the first quote in buf at or after off, or
+// len(buf).
+func (r *Records) quoteFrom(off int) int {
+	if r.quote < off {
+		r.quote = len(r.buf)
+		if i := bytes.IndexByte(r.buf[off:], '"'); i >= 0 {
+			r.quote = off + i
+		}
+	}
+	return r.quote
 }
 
 // Next returns the next record's fields and the line it starts on; ok is
@@ -49,7 +66,7 @@ func (r *Records) Next() (fields [][]byte, line int, ok bool, err error) {
 			end, next = len(rest), len(rest)
 		}
 		rec := rest[:end]
-		if bytes.IndexByte(rec, '"') >= 0 {
+		if r.quoteFrom(r.off) < r.off+end {
 			return r.quoted()
 		}
 		line = r.line
