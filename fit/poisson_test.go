@@ -53,3 +53,35 @@ func TestPoissonDrawsScaled(t *testing.T) {
 		}
 	}
 }
+
+// A table's draw is the search's count for every uniform: random ones,
+// each cumulative probability the search compares with and the floats
+// either side of it, and uniforms beyond the table's last count; for
+// whole and fractional means up to the largest tabled, and 0.
+func TestPoissonTableIsTheSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	rc := recip()
+	means := []float64{1e-9, 0.3, 1, 2, 3.5, 7, 10, 29.9, 64, 100, 255.5, maxTabled}
+	for range 40 {
+		means = append(means, 1+float64(r.IntN(maxTabled)), r.Float64()*maxTabled)
+	}
+	for _, m := range means {
+		b := newPoissonMean(m)
+		tab := newPoissonTable(b, rc)
+		us := []float64{0, math.Nextafter(1, 0), math.Nextafter(tab.c, 0), tab.c}
+		for range 2000 {
+			us = append(us, r.Float64())
+		}
+		for _, c := range tab.cum {
+			us = append(us, c, math.Nextafter(c, 0), math.Nextafter(c, 1))
+		}
+		for _, u := range us {
+			if u < 0 || u >= 1 {
+				continue
+			}
+			if got, want := tab.draw(u, b, rc), invertPoisson(u, b, rc); got != want {
+				t.Fatalf("mean %g, u %v: table %g, search %g", m, u, got, want)
+			}
+		}
+	}
+}
