@@ -296,22 +296,31 @@ func (p *pqCol) statusText(buf []byte) []byte {
 	return strconv.AppendInt(buf, p.i64[p.cur], 10)
 }
 
-// statusCache remembers the last status looked up: Parquet status columns
-// repeat a few dictionary values.
+// statusCache remembers the last few statuses looked up: status
+// columns repeat a few values (settled, failed, pending), mixed.
 type statusCache struct {
-	text []byte
-	st   estimate.Status
-	ok   bool
+	texts [4][]byte
+	sts   [4]estimate.Status
+	n     int // entries in use
+	next  int // the entry to replace when all are
 }
 
 func (c *rowConv) lookupCached(sc *statusCache, s []byte) (estimate.Status, bool) {
-	if sc.ok && bytes.Equal(sc.text, s) {
-		return sc.st, true
+	for i := range sc.n {
+		if bytes.Equal(sc.texts[i], s) {
+			return sc.sts[i], true
+		}
 	}
 	st, ok := c.status.Lookup(s)
 	if ok {
-		sc.text = append(sc.text[:0], s...)
-		sc.st, sc.ok = st, true
+		i := sc.n
+		if i == len(sc.texts) {
+			i, sc.next = sc.next, (sc.next+1)%len(sc.texts)
+		} else {
+			sc.n++
+		}
+		sc.texts[i] = append(sc.texts[i][:0], s...)
+		sc.sts[i] = st
 	}
 	return st, ok
 }

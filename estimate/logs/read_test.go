@@ -2,6 +2,7 @@ package logs
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -498,5 +499,33 @@ func TestReadQuotedHeader(t *testing.T) {
 	items, _, err := readText(t, "p.csv", text, Options{CreatedCol: "created, utc", SettledCol: `Settled "at"`})
 	if err != nil || len(items) != 1 || items[0].Age != 7 {
 		t.Fatalf("%+v %v", items, err)
+	}
+}
+
+// Statuses cycling through more words than the reader's status cache
+// holds are each read as their own status.
+func TestReadManyStatusWords(t *testing.T) {
+	words := []string{"settled", "failed", "pending", "paid", "error", "running", "done", "Declined"}
+	want := []estimate.Status{estimate.Settled, estimate.Failed, estimate.Pending, estimate.Settled,
+		estimate.Failed, estimate.Pending, estimate.Settled, estimate.Failed}
+	var b strings.Builder
+	b.WriteString("duration,status\n")
+	var order []int
+	for i := range 200 {
+		k := (i*i + i/3) % len(words) // not a plain cycle
+		order = append(order, k)
+		fmt.Fprintf(&b, "%d,%s\n", i+1, words[k])
+	}
+	items, _, err := readText(t, "s.csv", b.String(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != len(order) {
+		t.Fatalf("%d items, want %d", len(items), len(order))
+	}
+	for i, it := range items {
+		if it.Status != want[order[i]] {
+			t.Fatalf("row %d (%s): status %v, want %v", i+2, words[order[i]], it.Status, want[order[i]])
+		}
 	}
 }
