@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"strconv"
@@ -16,7 +17,8 @@ type timeParser struct {
 	unitNS  float64        // nanoseconds per epoch unit
 	unitI   int64          // the same, as an integer
 	unit    string
-	dayKey  [10]byte // cache of the last date parsed by the fast path
+	dayKey  uint64 // cache of the last date parsed by the fast path: its
+	dayKey2 uint16 // first 8 bytes and the 2 after, little-endian
 	dayDays int64
 	dayOK   bool
 }
@@ -282,7 +284,8 @@ func (p *timeParser) inZone(ns int64) (int64, error) {
 // days returns the days since 1970-01-01 of the date in b[:10], caching
 // the last date since logs come mostly in date order.
 func (p *timeParser) days(b []byte) (int64, bool) {
-	if p.dayOK && string(b[:10]) == string(p.dayKey[:]) {
+	k, k2 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint16(b[8:])
+	if p.dayOK && k == p.dayKey && k2 == p.dayKey2 {
 		return p.dayDays, true
 	}
 	y1, ok1 := two(b[0], b[1])
@@ -297,7 +300,7 @@ func (p *timeParser) days(b []byte) (int64, bool) {
 		return 0, false
 	}
 	days := daysFromCivil(int64(y), int64(mo), int64(d))
-	copy(p.dayKey[:], b[:10])
+	p.dayKey, p.dayKey2 = k, k2
 	p.dayDays, p.dayOK = days, true
 	return days, true
 }

@@ -159,3 +159,50 @@ func TestMaxRecord(t *testing.T) {
 		t.Fatalf("chunker: %v", err)
 	}
 }
+
+// Records without quotes are split as strings.Split splits them, eight
+// bytes at a time or byte by byte: fields of every length (the delimiter
+// and the newline at every offset of a word), lines ending in LF or CRLF,
+// blank lines, bytes above 0x7f and 0x01 (which the word test may flag),
+// and a last line without its newline; in chunks of any size.
+func TestUnquotedSplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"a", "\x01", "\xff", "é", " ", "9", ",", ";", "\t"}
+	for trial := range 400 {
+		delim := []byte{',', ';', '\t'}[trial%3]
+		var text strings.Builder
+		var want [][]string
+		for range 1 + rng.IntN(12) {
+			if rng.IntN(6) == 0 {
+				text.WriteString([]string{"\n", "\r\n"}[rng.IntN(2)]) // blank
+				continue
+			}
+			var line strings.Builder
+			for range rng.IntN(40) {
+				line.WriteString(alphabet[rng.IntN(len(alphabet))])
+			}
+			if line.Len() == 0 {
+				line.WriteString("x")
+			}
+			want = append(want, strings.Split(line.String(), string(delim)))
+			text.WriteString(line.String())
+			text.WriteString([]string{"\n", "\r\n"}[rng.IntN(2)])
+		}
+		body := text.String()
+		if rng.IntN(2) == 0 {
+			body = strings.TrimSuffix(strings.TrimSuffix(body, "\n"), "\r")
+		}
+		for _, size := range []int{1, 9, 64, 1 << 20} {
+			got, _, err := readAll(t, body, delim, size)
+			if err != nil {
+				t.Fatalf("trial %d size %d: %v", trial, size, err)
+			}
+			if len(got) == 0 && len(want) == 0 {
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("trial %d size %d:\n got %q\nwant %q\ntext %q", trial, size, got, want, body)
+			}
+		}
+	}
+}
