@@ -62,7 +62,10 @@
 // Botev's improved Sheather–Jones (ISJ), computed on the same binned data
 // by DCT; when its fixed-point equation has no root in the bracket (small
 // or pathological samples) Density falls back to Silverman's rule and
-// says so in Dist.Warnings.
+// says so in Dist.Warnings. To smooth one estimate at several
+// bandwidths (a cross-validation), NewSmoother does the work that does
+// not depend on the bandwidth once (the deadlines, the jumps on the log
+// axis) and Smoother.Density smooths at each.
 //
 // The result, a Dist, keeps three parts apart that together hold
 // probability 1:
@@ -130,7 +133,8 @@
 // last bin (130001) ages from 10¹⁰ s on, and an age a in [1 ms, 10¹⁰ s)
 // is in bin ⌊log10(a / 1 ms)·10000 + 10⁻⁹⌋ + 1, at most 130000: the
 // nudge 10⁻⁹ puts an age on a decade's edge (1 s, 10 s) in the bin it
-// starts whatever the last bits of an engine's log10.
+// starts whatever the last bits of an engine's log10. Sketch.Add adds a
+// row; Sketch.AddRun adds a run of them, faster and to the same sketch.
 //
 // A row is held out by an integer hash that any SQL engine computes in
 // signed 64-bit arithmetic. With P = 2³¹ − 1, M = 1103515245 and
