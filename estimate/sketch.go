@@ -93,14 +93,9 @@ type SketchPart struct {
 	sample                        rowSample
 }
 
-// add adds an item of hash h standing for w identical ones, to a sample
-// of at most k rows.
-func (p *SketchPart) add(h uint64, it Item, w float64, k int) {
-	p.addBinned(h, it, w, k, fastSketchBin(it.Age))
-}
-
-// addBinned is add for an item whose age is in bin b.
-func (p *SketchPart) addBinned(h uint64, it Item, w float64, k, b int) {
+// add adds an item of hash h whose age is in bin b, standing for w
+// identical ones (none for w ≤ 0), to a sample of at most k rows.
+func (p *SketchPart) add(h uint64, it Item, w float64, k, b int) {
 	if !usable(it.Age, w) {
 		return
 	}
@@ -179,20 +174,24 @@ func (s *Sketch) HasSample() bool { return s.Sample > 0 }
 // about Holdout. In a segmented sketch, Add counts the row in no segment:
 // use AddBy.
 func (s *Sketch) Add(it Item, w float64) {
-	h, fitW, outW := s.split(it, w)
-	s.Fit.addSplit(h, it, fitW, s.Sample)
-	s.HeldOut.addSplit(h, it, outW, s.Sample)
+	s.add(rowHash(s.Seed, it), it, w, fastSketchBin(it.Age), nil)
 }
 
-// split is how much of an item standing for w rows goes to each part.
-func (s *Sketch) split(it Item, w float64) (h uint64, fitW, outW float64) {
-	h = rowHash(s.Seed, it)
-	fitW, outW = s.splitHashed(h, w)
-	return h, fitW, outW
+// add is Add for an item of hash h whose age is in bin b, and AddBy for
+// segment g when it is not nil (segments keep no sample).
+func (s *Sketch) add(h uint64, it Item, w float64, b int, g *SketchSegment) {
+	fitW, outW := s.split(h, w)
+	s.Fit.add(h, it, fitW, s.Sample, b)
+	s.HeldOut.add(h, it, outW, s.Sample, b)
+	if g != nil {
+		g.Fit.add(h, it, fitW, 0, b)
+		g.HeldOut.add(h, it, outW, 0, b)
+	}
 }
 
-// splitHashed is split for an item of hash h.
-func (s *Sketch) splitHashed(h uint64, w float64) (fitW, outW float64) {
+// split is how much of an item of hash h standing for w rows goes to
+// each part.
+func (s *Sketch) split(h uint64, w float64) (fitW, outW float64) {
 	if w == 1 {
 		if held(h, s.Holdout) {
 			return 0, 1
@@ -203,14 +202,6 @@ func (s *Sketch) splitHashed(h uint64, w float64) (fitW, outW float64) {
 		outW = distuv.Binomial{N: n, P: s.Holdout, Src: rand.NewPCG(h, s.Seed)}.Rand()
 	}
 	return w - outW, outW
-}
-
-// addSplit adds an item of hash h standing for w rows when w > 0,
-// keeping a sample of at most k rows.
-func (p *SketchPart) addSplit(h uint64, it Item, w float64, k int) {
-	if w > 0 {
-		p.add(h, it, w, k)
-	}
 }
 
 // Merge adds the rows of t to s; both must have the same split and the

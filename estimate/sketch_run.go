@@ -20,7 +20,7 @@ func (s *Sketch) AddRun(items []Item, ws []float64) {
 		n := min(len(items), runChunk)
 		s.touch(items[:n], hs[:n], bins[:n])
 		for j := range n {
-			s.addBinned(hs[j], items[j], ws[j], int(bins[j]))
+			s.add(hs[j], items[j], ws[j], int(bins[j]), nil)
 		}
 		items, ws = items[n:], ws[n:]
 	}
@@ -32,27 +32,15 @@ func (s *Sketch) AddRun(items []Item, ws []float64) {
 // be under way at once.
 func (s *Sketch) touch(items []Item, hs []uint64, bins []int32) {
 	rowHashes(s.Seed, items, hs)
-	cut := holdThreshold(s.Holdout) // 0 for no hold-out: none held
 	var sum float64
 	for j := range items {
 		b := fastSketchBin(items[j].Age)
 		bins[j] = int32(b)
 		p := &s.Fit
-		if hs[j] < cut {
+		if held(hs[j], s.Holdout) {
 			p = &s.HeldOut
 		}
 		sum += p.settled[b].w
 	}
 	s.touched += sum
-}
-
-// addBinned is Add for an item of hash h whose age is in bin b.
-func (s *Sketch) addBinned(h uint64, it Item, w float64, b int) {
-	fitW, outW := s.splitHashed(h, w)
-	if fitW > 0 {
-		s.Fit.addBinned(h, it, fitW, s.Sample, b)
-	}
-	if outW > 0 {
-		s.HeldOut.addBinned(h, it, outW, s.Sample, b)
-	}
 }

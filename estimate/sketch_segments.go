@@ -42,11 +42,7 @@ func (s *Sketch) AddBy(v string, it Item, w float64) error {
 	if err != nil {
 		return err
 	}
-	h, fitW, outW := s.split(it, w)
-	s.Fit.addSplit(h, it, fitW, s.Sample)
-	s.HeldOut.addSplit(h, it, outW, s.Sample)
-	g.Fit.addSplit(h, it, fitW, 0)
-	g.HeldOut.addSplit(h, it, outW, 0)
+	s.add(rowHash(s.Seed, it), it, w, fastSketchBin(it.Age), g)
 	return nil
 }
 
