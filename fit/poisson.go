@@ -40,10 +40,11 @@ type poissonMean struct {
 // maxInversion is the largest mean drawn by inversion (about 80 steps).
 const maxInversion = 1e4
 
-// Tables are made for means up to maxTabled, at most maxTables of them.
+// Tables are made for means up to maxTabled; at most maxShared means
+// share their constants (and table).
 const (
 	maxTabled = 256
-	maxTables = 4096
+	maxShared = 4096
 )
 
 // recip[k] is 1/k, for the steps up from a mode (recip[0] unused).
@@ -69,8 +70,8 @@ func newPoissonDraws(smp Sample) poissonDraws {
 			continue
 		}
 		pm := newPoissonMean(m)
-		if m <= maxTabled && len(shared) < maxTables {
-			if m > 0 {
+		if len(shared) < maxShared {
+			if m > 0 && m <= maxTabled {
 				pm.tab = newPoissonTable(pm, recip())
 			}
 			shared[m] = pm
