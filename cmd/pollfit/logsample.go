@@ -70,14 +70,9 @@ func (r *readFlags) sketchNeeds(e *env, s *estimate.Sketch, n itemNeeds, args []
 		return "", nil
 	}
 	p := &logPass{sk: s}
-	all := joinSamples(partSample(s, &s.Fit, true), partSample(s, &s.HeldOut, true))
-	p.signals = all.HasSignals()
+	p.signals = partSample(s, &s.Fit, true).HasSignals() || partSample(s, &s.HeldOut, true).HasSignals()
 	if n.batches {
-		acc := &estimate.Accumulator{}
-		for i, it := range all.Items {
-			acc.AddWeighted(it, all.Weight(i))
-		}
-		p.period = estimate.Periodicity(acc, estimate.PeriodOptions{})
+		p.period = s.SamplePeriodicity(estimate.PeriodOptions{})
 	}
 	return n.needsItems(p), nil
 }
