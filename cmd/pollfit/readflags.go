@@ -139,17 +139,14 @@ func (r *readFlags) each(e *env, paths []string, fn func(estimate.Item)) (logs.S
 // eachWeighted is each for inputs that may be histograms (weights) or
 // sketches (their bins, both parts).
 func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, float64)) (logs.Stats, error) {
-	if sk, ok, err := readSketches(paths); err != nil || ok {
-		if err != nil {
-			return logs.Stats{}, err
-		}
-		for _, p := range []*estimate.SketchPart{&sk.Fit, &sk.HeldOut} {
-			items, ws := p.Bins()
+	if sk, ok, err := readSketches(paths); err != nil {
+		return logs.Stats{}, err
+	} else if ok {
+		return sketchRuns(sk, paths, func(items []estimate.Item, ws []float64) {
 			for i, it := range items {
 				fn(it, ws[i])
 			}
-		}
-		return sketchStats(sk, paths), nil
+		}), nil
 	}
 	return r.readLogs(e, paths, func(opt logs.Options) (logs.Stats, error) {
 		if opt.Histogram {
@@ -163,13 +160,23 @@ func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, 
 // logs.Sinks goroutines, each with its own sink from newSink; a sketch's
 // bins all go to one sink.
 func (r *readFlags) eachParallel(e *env, paths []string, newSink func() func([]estimate.Item, []float64)) (logs.Stats, error) {
-	if len(paths) == 0 || isSketchFile(paths[0]) {
-		sink := newSink()
-		return r.eachWeighted(e, paths, func(it estimate.Item, w float64) { sink([]estimate.Item{it}, []float64{w}) })
+	if sk, ok, err := readSketches(paths); err != nil {
+		return logs.Stats{}, err
+	} else if ok {
+		return sketchRuns(sk, paths, newSink()), nil
 	}
 	return r.readLogs(e, paths, func(opt logs.Options) (logs.Stats, error) {
 		return logs.EachParallel(e.context(), paths, opt, newSink)
 	})
+}
+
+// sketchRuns hands the bins of sketch sk, read from paths, to run, a
+// part at a time, and returns what reading it counted.
+func sketchRuns(sk *estimate.Sketch, paths []string, run func([]estimate.Item, []float64)) logs.Stats {
+	for _, p := range []*estimate.SketchPart{&sk.Fit, &sk.HeldOut} {
+		run(p.Bins())
+	}
+	return sketchStats(sk, paths)
 }
 
 // readLogs runs read with the flags' options, showing progress on a
