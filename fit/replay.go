@@ -73,6 +73,20 @@ func Replay(s *schedule.Schedule, items []estimate.Item, opt ReplayOptions) (Met
 	return ReplaySample(s, ItemSample(items), opt)
 }
 
+// checkCreated is the error, for what, of the first item without a
+// creation time when s asks by the wall clock, which needs them.
+func checkCreated(s *schedule.Schedule, items []estimate.Item, what string) error {
+	if len(s.Aligned) == 0 {
+		return nil
+	}
+	for i, it := range items {
+		if !it.HasCreated() {
+			return fmt.Errorf("%s: item %d has no creation time, which wall-clock aligned asks need", what, i+1)
+		}
+	}
+	return nil
+}
+
 // ReplaySample is Replay on a sample: each item counts as Weight(i)
 // identical items in the counts, the requests per item and the lag
 // statistics. Items of weight 0 count for nothing.
@@ -86,12 +100,8 @@ func ReplaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions) (Metrics,
 	if smp.Len() == 0 {
 		return Metrics{}, errors.New("replay: no items")
 	}
-	if len(s.Aligned) > 0 {
-		for i, it := range smp.Items {
-			if !it.HasCreated() {
-				return Metrics{}, fmt.Errorf("replay: item %d has no creation time, which wall-clock aligned asks need", i+1)
-			}
-		}
+	if err := checkCreated(s, smp.Items, "replay"); err != nil {
+		return Metrics{}, err
 	}
 	m := Metrics{Schedule: schedule.Format(s), Items: smp.Total()}
 	m.Horizon = replayHorizon(s, smp, opt.Horizon)

@@ -2,7 +2,6 @@ package fit
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -74,12 +73,12 @@ func Lags(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) ([
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkCreated(s, items, "lags"); err != nil {
+		return nil, err
+	}
 	r := newReplayer(s)
 	var lags []float64
-	for i, it := range items {
-		if len(s.Aligned) > 0 && !it.HasCreated() {
-			return nil, fmt.Errorf("lags: item %d has no creation time, which wall-clock aligned asks need", i+1)
-		}
+	for _, it := range items {
 		if o := replayOne(r, it, horizon); o.seen {
 			lags = append(lags, o.lag)
 		}

@@ -207,7 +207,7 @@ func newStudy(ctx context.Context, smp Sample, model Distribution, opt StudyOpti
 	st.train, st.test = train, test
 	st.res.FitOn, st.res.HeldOut = &st.train, &st.test
 	st.km = sampleKM(train)
-	st.smooth = sync.OnceValue(func() *estimate.Smoother { return estimate.NewSmoother(st.km, estimate.DensityOptions{}) })
+	st.smoother = sync.OnceValue(func() *estimate.Smoother { return estimate.NewSmoother(st.km, estimate.DensityOptions{}) })
 	st.res.Survival = st.km
 	if smp.Len() > 0 {
 		st.startShapes()
@@ -226,10 +226,13 @@ type study struct {
 	model       Distribution
 	train, test Sample
 	km          *estimate.Survival
-	smooth      func() *estimate.Smoother // the km's, made once
-	horizon     time.Duration             // the Options.Horizon each fit gets
-	isj         float64                   // the density estimate's own bandwidth
-	smoothed    bool                      // the bandwidth is chosen
+	// smoother is km made ready to smooth, with the deadlines the density
+	// keeps apart (the deadline shapes' too): made once, by whichever
+	// needs it first.
+	smoother func() *estimate.Smoother
+	horizon  time.Duration // the Options.Horizon each fit gets
+	isj      float64       // the density estimate's own bandwidth
+	smoothed bool          // the bandwidth is chosen
 	// shapes is closed when the estimators started by startShapes are
 	// done, with their findings in found.
 	shapes chan struct{}

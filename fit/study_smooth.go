@@ -233,8 +233,3 @@ func pickBandwidth(scores [][]float64, ws []float64) int {
 	}
 	return best
 }
-
-// smoother is the fitting items' Kaplan–Meier estimate made ready to
-// smooth, with the deadlines the density keeps apart, which are the
-// deadline shapes' too: made once, by whichever needs it first.
-func (st *study) smoother() *estimate.Smoother { return st.smooth() }
