@@ -74,10 +74,8 @@ func partRows(seg string, fitPart, heldOut *SketchPart, fn func(SketchRow) error
 // segmented sketch (r.Segment is ignored in one without segments). A bad
 // row is a *SketchRowError naming its column; s is then unchanged.
 func (s *Sketch) AddRow(r SketchRow) error {
-	var p *SketchPart
-	switch r.Part {
-	case "fit", "heldout":
-	default:
+	part := pickPart(&s.Fit, &s.HeldOut, r.Part)
+	if part == nil {
 		return &SketchRowError{"part", fmt.Sprintf("%q (want fit or heldout)", quote.Clip(r.Part))}
 	}
 	if r.Bin < 0 || r.Bin >= nSketchBins {
@@ -97,40 +95,55 @@ func (s *Sketch) AddRow(r SketchRow) error {
 	if r.Age > maxAgeSeconds || r.Sum > r.Weight*maxAgeSeconds {
 		return &SketchRowError{"age_s", fmt.Sprintf("age beyond 100 years (age_s %s, mean sum_s/weight %g s): the sketch is damaged; write it again with pollfit sketch", num(r.Age), r.Sum/r.Weight)}
 	}
-	switch r.Kind {
-	case "settled", "failed", "pending":
-	default:
+	st, ok := kindStatus(r.Kind)
+	if !ok {
 		return &SketchRowError{"kind", fmt.Sprintf("%q (want settled, failed or pending)", quote.Clip(r.Kind))}
 	}
-	parts := []*SketchPart{&s.Fit}
-	if r.Part == "heldout" {
-		parts[0] = &s.HeldOut
-	}
+	parts := []*SketchPart{part}
 	if s.By != "" {
 		g, err := s.segment(r.Segment)
 		if err != nil {
 			return &SketchRowError{"segment", err.Error()}
 		}
-		p = &g.Fit
-		if r.Part == "heldout" {
-			p = &g.HeldOut
-		}
-		parts = append(parts, p)
+		parts = append(parts, pickPart(&g.Fit, &g.HeldOut, r.Part))
 	}
 	for _, p := range parts {
-		p.addBin(r)
+		p.addBin(r, st)
 	}
 	return nil
 }
 
-// addBin adds a checked row's bin to p.
-func (p *SketchPart) addBin(r SketchRow) {
+// pickPart is fitPart or heldOut as a row's part field names them (fit
+// or heldout), nil for another name.
+func pickPart(fitPart, heldOut *SketchPart, name string) *SketchPart {
+	switch name {
+	case "fit":
+		return fitPart
+	case "heldout":
+		return heldOut
+	}
+	return nil
+}
+
+// kindStatus is the status a row's kind (or status) field names:
+// settled, failed or pending.
+func kindStatus(kind string) (Status, bool) {
+	for _, st := range []Status{Settled, Failed, Pending} {
+		if kind == st.String() {
+			return st, true
+		}
+	}
+	return 0, false
+}
+
+// addBin adds a checked row's bin, of status st, to p.
+func (p *SketchPart) addBin(r SketchRow, st Status) {
 	b := binStat{first: r.Age, w: r.Weight, sum: r.Sum, mixed: r.Mixed}
-	switch r.Kind {
-	case "settled":
+	switch st {
+	case Settled:
 		mergeLeast(&p.settled[r.Bin], &b)
 		p.Final += b.w
-	case "failed":
+	case Failed:
 		mergeLeast(&p.failed[r.Bin], &b)
 		p.Final += b.w
 		p.Failed += b.w

@@ -116,24 +116,13 @@ func (s *Sketch) parseSampleRow(row, name string, line int) (*SketchPart, sample
 	bad := func(col int, want string) error {
 		return fmt.Errorf("%s:%d:%d: column %s: %q (want %s)", name, line, col+1, strings.Split(sampleHeader, ",")[col], quote.Clip(f[col]), want)
 	}
-	var p *SketchPart
-	switch f[0] {
-	case "fit":
-		p = &s.Fit
-	case "heldout":
-		p = &s.HeldOut
-	default:
+	p := pickPart(&s.Fit, &s.HeldOut, f[0])
+	if p == nil {
 		return nil, r, bad(0, "fit or heldout")
 	}
 	var it Item
-	switch f[1] {
-	case "settled":
-		it.Status = Settled
-	case "failed":
-		it.Status = Failed
-	case "pending":
-		it.Status = Pending
-	default:
+	var ok bool
+	if it.Status, ok = kindStatus(f[1]); !ok {
 		return nil, r, bad(1, "settled, failed or pending")
 	}
 	var err error
