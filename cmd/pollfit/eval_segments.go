@@ -19,21 +19,11 @@ type evalRun struct {
 
 // joinSegments is the segments' items together, weighted when any is.
 func joinSegments(segs []fit.Segment) fit.Sample {
-	var smp fit.Sample
-	weighted := false
-	for _, s := range segs {
-		smp.Items = append(smp.Items, s.Sample.Items...)
-		weighted = weighted || s.Sample.Weighted()
+	smps := make([]fit.Sample, len(segs))
+	for i, s := range segs {
+		smps[i] = s.Sample
 	}
-	if weighted {
-		smp.Weights = make([]float64, 0, len(smp.Items))
-		for _, s := range segs {
-			for i := range s.Sample.Items {
-				smp.Weights = append(smp.Weights, s.Sample.Weight(i))
-			}
-		}
-	}
-	return smp
+	return joinSamples(smps...)
 }
 
 // evalSegmentJSON is one segment's replays in eval --by --json.

@@ -77,16 +77,21 @@ func (r *readFlags) sketchNeeds(e *env, s *estimate.Sketch, n itemNeeds, args []
 	return n.needsItems(p), nil
 }
 
-// joinSamples is a and b in one sample.
-func joinSamples(a, b fit.Sample) fit.Sample {
-	out := fit.Sample{Items: append(append([]estimate.Item{}, a.Items...), b.Items...)}
-	if a.Weighted() || b.Weighted() {
+// joinSamples is the samples' items in one sample, weighted when any
+// is.
+func joinSamples(smps ...fit.Sample) fit.Sample {
+	out := fit.Sample{Items: []estimate.Item{}}
+	weighted := false
+	for _, s := range smps {
+		out.Items = append(out.Items, s.Items...)
+		weighted = weighted || s.Weighted()
+	}
+	if weighted {
 		out.Weights = make([]float64, 0, out.Len())
-		for i := range a.Items {
-			out.Weights = append(out.Weights, a.Weight(i))
-		}
-		for i := range b.Items {
-			out.Weights = append(out.Weights, b.Weight(i))
+		for _, s := range smps {
+			for i := range s.Items {
+				out.Weights = append(out.Weights, s.Weight(i))
+			}
 		}
 	}
 	return out

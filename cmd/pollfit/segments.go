@@ -94,7 +94,7 @@ func (r *readFlags) segmentPass(e *env, args []string, sr segRead, probe bool) (
 			full = sk.AddBy(v, it, w)
 		}
 		if acc != nil {
-			acc.AddWeighted(it, w)
+			acc.AddPhase(it, w) // all Periodicity reads
 		}
 		p.signals = p.signals || it.HasSignal()
 	})
