@@ -35,11 +35,20 @@ func (s *Survival) StdErr(t float64) float64 {
 // level (0.95 when level is 0) on the scale chosen by typ. Where S(t) is
 // 0 or 1 with no variance the interval is that point.
 func (s *Survival) Band(t, level float64, typ ConfType) (lo, hi float64) {
+	return band(s.At(t), s.StdErr(t), confZ(level), typ)
+}
+
+// confZ is the normal quantile of a two-sided interval at level (0.95
+// when level is 0).
+func confZ(level float64) float64 {
 	if level == 0 {
 		level = 0.95
 	}
-	z := distuv.UnitNormal.Quantile(0.5 + level/2)
-	S, se := s.At(t), s.StdErr(t)
+	return distuv.UnitNormal.Quantile(0.5 + level/2)
+}
+
+// band is Band for a survival S with standard error se of log S.
+func band(S, se, z float64, typ ConfType) (lo, hi float64) {
 	if S == 0 || se == 0 || math.IsInf(se, 1) {
 		return S, S
 	}

@@ -122,6 +122,38 @@ func TestQuantileR(t *testing.T) {
 	}
 }
 
+// QuantileBand reads the band at each age of the estimate without
+// searching for the age: it must be Band at each age, read as findq.
+func TestQuantileBandIsBandAtEachAge(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	for trial := range 20 {
+		n := 5 + r.IntN(300)
+		ages, final, w := make([]float64, n), make([]bool, n), make([]float64, n)
+		for i := range ages {
+			ages[i] = math.Round(30*r.ExpFloat64()) / float64(1+trial%3) // ties
+			final[i] = r.Float64() < 0.8
+			w[i] = float64(1 + r.IntN(3))
+		}
+		s := KaplanMeier(ages, final, w)
+		for _, typ := range []ConfType{ConfLog, ConfLogLog, ConfPlain} {
+			lower, upper := make([]float64, len(s.Time)), make([]float64, len(s.Time))
+			for i, age := range s.Time {
+				lower[i], upper[i] = s.Band(age, 0.9, typ)
+			}
+			for _, p := range []float64{0.05, 0.25, 0.5, 0.75, 0.9, 0.99} {
+				lo, hi := s.QuantileBand(p, 0.9, typ)
+				wlo, whi := findQuantile(s.Time, lower, s.End(), p), findQuantile(s.Time, upper, s.End(), p)
+				if !same(lo, wlo) || !same(hi, whi) {
+					t.Fatalf("trial %d, type %d, p %v: band [%v, %v], want [%v, %v]", trial, typ, p, lo, hi, wlo, whi)
+				}
+			}
+		}
+	}
+}
+
+// same reports whether a and b are equal or both NaN.
+func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
 // redistribute is Efron's redistribute-to-the-right construction of the
 // Kaplan–Meier estimate, an independent second method: each censored
 // item's mass passes in equal shares to the items to its right.

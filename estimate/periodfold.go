@@ -66,9 +66,9 @@ func (pf *phaseFolder) fold(P float64) []float64 {
 	}
 	nP := int(math.Round(P * 10))
 	f := make([]float64, nP)
-	for i, v := range src {
-		if v != 0 {
-			f[i%nP] += v
+	for off := 0; off < len(src); off += nP { // len(src) is a multiple of nP
+		for j, v := range src[off : off+nP] {
+			f[j] += v
 		}
 	}
 	pf.folds[P] = f
@@ -83,14 +83,25 @@ func (pf *phaseFolder) hTest(P float64) float64 {
 	f := pf.fold(P)
 	m := pf.harmonics(P)
 	sums := make([]complex128, m+1)
+	// The powers of each bin's phasor are a chain of multiplications:
+	// four bins' chains run side by side. Each sum still takes its bins
+	// in order, so the sums are what one bin at a time gives.
+	var zs, ws [4]complex128
+	n := 0
 	for b, w := range f {
 		if w == 0 {
 			continue
 		}
-		z := cmplx.Rect(1, 2*math.Pi*(float64(b)*0.1+pf.off)/P)
-		zk := complex(w, 0)
+		zs[n], ws[n] = cmplx.Rect(1, 2*math.Pi*(float64(b)*0.1+pf.off)/P), complex(w, 0)
+		if n++; n == 4 {
+			addPowers4(sums, zs, ws)
+			n = 0
+		}
+	}
+	for i := range n {
+		zk := ws[i]
 		for k := 1; k <= m; k++ {
-			zk *= z
+			zk *= zs[i]
 			sums[k] += zk
 		}
 	}
@@ -103,6 +114,21 @@ func (pf *phaseFolder) hTest(P float64) float64 {
 		H = max(H, z2-4*float64(k)+4)
 	}
 	return math.Min(1, math.Exp(-0.4*H))
+}
+
+// addPowers4 adds w_i z_i^k to sums[k] for k ≥ 1, for i = 0..3 in turn.
+func addPowers4(sums []complex128, z, w [4]complex128) {
+	z0, z1, z2, z3 := z[0], z[1], z[2], z[3]
+	p0, p1, p2, p3 := w[0], w[1], w[2], w[3]
+	for k := 1; k < len(sums); k++ {
+		p0, p1, p2, p3 = p0*z0, p1*z1, p2*z2, p3*z3
+		s := sums[k]
+		s += p0
+		s += p1
+		s += p2
+		s += p3
+		sums[k] = s
+	}
 }
 
 // coarse returns the fold at P merged into at most maxBins equal bins of
@@ -189,19 +215,7 @@ func (pf *phaseFolder) everyBoundary(P, share float64) bool {
 			w += 1 / float64(len(c))
 		}
 	}
-	nP := int(math.Round(P * 10))
-	inArc, tot := make([]float64, g), make([]float64, g)
-	per := len(pf.day) / g
-	for i, v := range pf.day {
-		if v == 0 {
-			continue
-		}
-		k := i / per
-		tot[k] += v
-		if arc[(i%nP)*len(c)/nP] {
-			inArc[k] += v
-		}
-	}
+	inArc, tot := pf.partSums(P, arc, g)
 	shown, parts := 0.0, 0
 	for k := range g {
 		if tot[k] > 0 && inArc[k]/tot[k]-w >= share/3 {
@@ -210,4 +224,31 @@ func (pf *phaseFolder) everyBoundary(P, share float64) bool {
 		}
 	}
 	return shown >= 0.7*pf.n && parts >= 3
+}
+
+// partSums splits the day into g parts of whole periods P and returns
+// the weight of each part in the arc (the fold's bins in the coarse bins
+// marked in arc) and in all.
+func (pf *phaseFolder) partSums(P float64, arc []bool, g int) (inArc, tot []float64) {
+	nP := int(math.Round(P * 10))
+	inFold := make([]float64, nP) // 1 for the bins of the fold in the arc
+	for j := range inFold {
+		if arc[j*len(arc)/nP] {
+			inFold[j] = 1
+		}
+	}
+	inArc, tot = make([]float64, g), make([]float64, g)
+	per := len(pf.day) / g // whole periods: g divides the day's periods
+	for k := range g {
+		part := pf.day[k*per : (k+1)*per]
+		var t, a float64
+		for off := 0; off < len(part); off += nP {
+			for j, v := range part[off : off+nP] {
+				t += v // no branch: adding a zero or v·0 changes no sum
+				a += v * inFold[j]
+			}
+		}
+		tot[k], inArc[k] = t, a
+	}
+	return inArc, tot
 }

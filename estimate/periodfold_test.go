@@ -1,0 +1,126 @@
+package estimate
+
+import (
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+)
+
+// Each fold is the day's histogram folded at its period, bin by bin, as
+// the definition says: the folds of folds and the blocks of a period add
+// the same whole counts.
+func TestFoldIsTheDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	pf := newPhaseFolder(accumulate(batchLog(r, 5000, 0.3, 300, 2, 3)))
+	cands := pf.candidates(10, 3600)
+	for i := len(cands) - 1; i >= 0; i-- { // as Periodicity: large first
+		pf.fold(cands[i])
+	}
+	for _, P := range cands {
+		nP := int(math.Round(P * 10))
+		want := make([]float64, nP)
+		for i, v := range pf.day {
+			want[i%nP] += v
+		}
+		got := pf.fold(P)
+		for j := range want {
+			if got[j] != want[j] {
+				t.Fatalf("fold at %v s, bin %d: %v, want %v", P, j, got[j], want[j])
+			}
+		}
+	}
+}
+
+// The weight of each part of the day, and of its answers in the arc, is
+// the day's histogram summed bin by bin, as the definition says.
+func TestPartSumsAreTheDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(75, 76))
+	pf := newPhaseFolder(accumulate(batchLog(r, 20000, 0.3, 300, 2, 3)))
+	for _, c := range []struct {
+		P     float64
+		g, nc int
+	}{{300, 3, 200}, {300, 48, 150}, {900, 96, 30}, {60, 1440, 200}} {
+		arc := make([]bool, c.nc)
+		for i := range arc {
+			arc[i] = r.IntN(3) == 0
+		}
+		inArc, tot := pf.partSums(c.P, arc, c.g)
+		nP, per := int(math.Round(c.P*10)), len(pf.day)/c.g
+		wantIn, wantTot := make([]float64, c.g), make([]float64, c.g)
+		for i, v := range pf.day {
+			wantTot[i/per] += v
+			if arc[(i%nP)*len(arc)/nP] {
+				wantIn[i/per] += v
+			}
+		}
+		for k := range c.g {
+			if inArc[k] != wantIn[k] || tot[k] != wantTot[k] {
+				t.Fatalf("period %v s, part %d of %d: %v of %v in the arc, want %v of %v", c.P, k, c.g, inArc[k], tot[k], wantIn[k], wantTot[k])
+			}
+		}
+	}
+}
+
+// The H-test's sums run four bins side by side; each sum still takes
+// the bins in order, so every p-value and spectral line is the one a
+// bin at a time gives, and the sums are Σ w·z^k to rounding.
+func TestHTestSumsBinByBin(t *testing.T) {
+	r := rand.New(rand.NewPCG(73, 74))
+	for _, n := range []int{37, 1001, 20000} { // remainders of 1, 1 and 0 bins (mod 4) and others
+		a := accumulate(batchLog(r, n, 0.2, 300, 2, 3))
+		pf, ref := newPhaseFolder(a), newPhaseFolder(a)
+		for _, P := range pf.candidates(10, 3600) {
+			if got, want := pf.hTest(P), hTestBinByBin(ref, P); got != want {
+				t.Fatalf("%d items, period %v s: p %v, want %v", n, P, got, want)
+			}
+		}
+		for k, z := range ref.lines {
+			if pf.lines[k] != z {
+				t.Fatalf("%d items: line %d: Z %v, want %v", n, k, pf.lines[k], z)
+			}
+		}
+	}
+	var z, w [4]complex128
+	sums := make([]complex128, 21)
+	for i := range z {
+		z[i], w[i] = cmplx.Rect(1, r.Float64()*2*math.Pi), complex(float64(1+r.IntN(9)), 0)
+	}
+	addPowers4(sums, z, w)
+	for k := 1; k < len(sums); k++ {
+		var want complex128
+		for i := range z {
+			want += w[i] * cmplx.Pow(z[i], complex(float64(k), 0))
+		}
+		if cmplx.Abs(sums[k]-want) > 1e-12*cmplx.Abs(w[0]+w[1]+w[2]+w[3]) {
+			t.Errorf("harmonic %d: %v, want %v", k, sums[k], want)
+		}
+	}
+}
+
+// hTestBinByBin is hTest taking one bin at a time through its powers.
+func hTestBinByBin(pf *phaseFolder, P float64) float64 {
+	f := pf.fold(P)
+	m := pf.harmonics(P)
+	sums := make([]complex128, m+1)
+	for b, w := range f {
+		if w == 0 {
+			continue
+		}
+		z := cmplx.Rect(1, 2*math.Pi*(float64(b)*0.1+pf.off)/P)
+		zk := complex(w, 0)
+		for k := 1; k <= m; k++ {
+			zk *= z
+			sums[k] += zk
+		}
+	}
+	z2, H := 0.0, math.Inf(-1)
+	base := int(math.Round(daySeconds / P))
+	for k := 1; k <= m; k++ {
+		a := cmplx.Abs(sums[k])
+		pf.lines[k*base] = 2 * a * a / pf.n
+		z2 += 2 * a * a / pf.n
+		H = max(H, z2-4*float64(k)+4)
+	}
+	return math.Min(1, math.Exp(-0.4*H))
+}
