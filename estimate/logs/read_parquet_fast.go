@@ -58,39 +58,41 @@ func (c *rowConv) fastRows(cols []*pqCol, n int, b *batch) bool {
 		if !ok1 || !ok2 || cr == noTime {
 			return undo()
 		}
-		it := estimate.Item{Created: cr, Dated: true, Status: estimate.Settled}
+		st := estimate.Settled
 		final := s != noTime
 		if sts != nil && sts[k] != 0 {
-			it.Status = estimate.Status(sts[k] - 1)
-			if it.Status.Final() && s == noTime {
+			st = estimate.Status(sts[k] - 1)
+			if st.Final() && s == noTime {
 				return undo()
 			}
 		}
 		if latest == noTime || cr > latest {
 			latest = cr
 		}
+		var age float64
 		switch {
 		case final:
-			age, ok := ageBetween(cr, s)
+			var ok bool
+			age, ok = ageBetween(cr, s)
 			if s < cr || !ok {
 				return undo()
 			}
-			it.Age = age
 			if s > latest {
 				latest = s
 			}
 		case c.fixedObs:
-			age, ok := ageBetween(cr, c.observed)
+			var ok bool
+			age, ok = ageBetween(cr, c.observed)
 			if c.observed < cr || !ok {
 				return undo()
 			}
-			it.Status, it.Age = estimate.Pending, age
+			st = estimate.Pending
 		default:
-			it.Status = estimate.Pending
-			b.deferred = append(b.deferred, it)
+			b.deferred = append(b.deferred, estimate.Item{Created: cr, Dated: true, Status: estimate.Pending})
 			continue
 		}
-		b.items = append(b.items, it)
+		it := b.add()
+		it.Age, it.Created, it.Status, it.Dated = age, cr, st, true
 	}
 	b.maxTime = latest
 	b.rows += int64(n)

@@ -30,6 +30,20 @@ func (b *batch) reset() {
 	clear(b.skipped)
 }
 
+// add appends a zero item to b.items and returns it, to be filled in
+// place: an item built elsewhere and copied in is read back in 16-byte
+// moves that wait for the smaller stores that built it.
+func (b *batch) add() *estimate.Item {
+	n := len(b.items)
+	if n < cap(b.items) {
+		b.items = b.items[:n+1]
+		b.items[n] = estimate.Item{}
+	} else {
+		b.items = append(b.items, estimate.Item{})
+	}
+	return &b.items[n]
+}
+
 func (b *batch) seen(t int64) {
 	if t != noTime && (b.maxTime == noTime || t > b.maxTime) {
 		b.maxTime = t
@@ -48,7 +62,12 @@ type rowVals struct {
 }
 
 func (v *rowVals) reset() {
-	*v = rowVals{created: noTime, settled: noTime, dur: math.NaN(), sigTime: noTime, sigAge: math.NaN()}
+	// Field by field: a composite literal is built on the stack and copied
+	// in 16-byte moves that cannot forward from its 8-byte NaN stores, a
+	// stall on every row.
+	v.created, v.settled, v.dur = noTime, noTime, math.NaN()
+	v.status, v.hasStatus = 0, false
+	v.sigTime, v.sigAge, v.seg = noTime, math.NaN(), 0
 }
 
 // rowConv turns rows of one file into items. Each worker has its own.
@@ -105,36 +124,36 @@ func (c *rowConv) fail(b *batch, line, col int, reason, format string, args ...a
 // build checks the values in c.v and adds the item to b.
 func (c *rowConv) build(b *batch, line int) bool {
 	v := &c.v
-	it := estimate.Item{Created: v.created, Dated: v.created != noTime, Status: estimate.Settled}
+	it := b.add() // filled in place; taken back if the row is bad or deferred
+	it.Created, it.Dated, it.Status = v.created, v.created != noTime, estimate.Settled
 	if v.hasStatus {
 		it.Status = v.status
 	}
 	var pendingAtObs, ok bool
 	if c.l.mode == modeTimes {
-		pendingAtObs, ok = c.timesAge(b, line, &it)
+		pendingAtObs, ok = c.timesAge(b, line, it)
 	} else {
-		pendingAtObs, ok = c.durationAge(b, line, &it)
+		pendingAtObs, ok = c.durationAge(b, line, it)
 	}
-	if !ok {
-		return false
+	if ok {
+		b.seen(v.created)
+		ok = c.signalAge(b, line, it)
 	}
-	b.seen(v.created)
-	if !c.signalAge(b, line, &it) {
-		return false
-	}
-	if pendingAtObs {
+	if ok && pendingAtObs {
 		if !c.fixedObs {
 			if c.by != nil {
 				it.Age = float64(v.seg) // until the age is known (deliverDeferred)
 			}
-			b.deferred = append(b.deferred, it)
+			b.deferred = append(b.deferred, *it)
+			b.items = b.items[:len(b.items)-1]
 			return true
 		}
-		if !c.observedAge(b, line, &it) {
-			return false
-		}
+		ok = c.observedAge(b, line, it)
 	}
-	b.items = append(b.items, it)
+	if !ok {
+		b.items = b.items[:len(b.items)-1]
+		return false
+	}
 	if c.by != nil {
 		b.segs = append(b.segs, v.seg)
 	}
