@@ -161,11 +161,12 @@ func EachWeightedContext(ctx context.Context, paths []string, opt Options, fn fu
 	return eachRuns(ctx, paths, opt, fn, nil)
 }
 
-// eachRuns is EachWeightedContext, handing each parsed batch of items to
-// runFn at once when it is not nil (weights nil: every item has weight
-// 1), and single items (a histogram's, the pending ones delivered at the
-// end) to fn.
-func eachRuns(ctx context.Context, paths []string, opt Options, fn func(estimate.Item, float64), runFn func([]estimate.Item, []float64)) (Stats, error) {
+// eachRuns is EachWeightedContext, handing each parsed batch to runFn
+// at once when it is not nil (its weights nil: every item has weight 1),
+// and single items (a histogram's, the pending ones delivered at the end)
+// to fn. runFn may hold the batch (hold) to read its items after it
+// returns, and releases it then.
+func eachRuns(ctx context.Context, paths []string, opt Options, fn func(estimate.Item, float64), runFn func(*batch)) (Stats, error) {
 	r, err := newReader(opt, fn)
 	if err != nil {
 		return Stats{}, err

@@ -21,22 +21,33 @@ const fanChunk = 4096
 // go to the sinks in runs of a few thousand, run k to sink k mod Sinks,
 // so each sink sees its items in input order: a sink is called with a
 // run of items and their weights (a histogram's counts, 1 for a log's
-// rows), which it must not keep. A sink is called from its own goroutine
+// rows), which it must neither change nor keep. A sink is called from its own goroutine
 // only; when EachParallel returns, every sink has seen all its items and
 // the caller merges what they reduced. Errors and Stats are
 // EachWeighted's.
 func EachParallel(ctx context.Context, paths []string, opt Options, newSink func() func(items []estimate.Item, ws []float64)) (Stats, error) {
 	f := newFanout(newSink)
-	st, err := eachRuns(ctx, paths, opt, f.add, f.addRun)
+	st, err := eachRuns(ctx, paths, opt, f.add, f.addBatch)
 	f.close()
 	return st, err
 }
 
-// itemRun is a run of items with their weights.
+// itemRun is a run of items with their weights: in a buffer of the
+// fanout's own, or, when owner is not nil, in place in a batch.
 type itemRun struct {
 	items []estimate.Item
 	ws    []float64
+	owner *batch
 }
+
+// ones are the weights of a run in place of a batch without weights.
+var ones = func() []float64 {
+	w := make([]float64, fanChunk)
+	for i := range w {
+		w[i] = 1
+	}
+	return w
+}()
 
 // fanout deals runs of items out to the sinks' goroutines.
 type fanout struct {
@@ -78,8 +89,41 @@ func (f *fanout) add(it estimate.Item, w float64) {
 	}
 }
 
-// addRun takes a batch of items at once (ws nil: each of weight 1), from
-// the reader's goroutine: as add each, copied in bulk.
+// addBatch takes a batch's items at once, from the reader's goroutine: as
+// add each. The runs that lie whole in the batch go to their sinks in
+// place, the batch held until they are done; the items before and after
+// them are copied into the fanout's own runs. The runs are the ones add
+// makes, so each sink sees the same items in the same runs.
+func (f *fanout) addBatch(b *batch) {
+	items, ws := b.items, b.weights
+	if len(f.cur.items) > 0 {
+		n := min(len(items), fanChunk-len(f.cur.items))
+		f.addRun(items[:n], part(ws, 0, n))
+		items, ws = items[n:], part(ws, n, len(b.items))
+	}
+	for len(items) >= fanChunk {
+		w := ones
+		if ws != nil {
+			w, ws = ws[:fanChunk], ws[fanChunk:]
+		}
+		b.hold()
+		f.work[f.next] <- &itemRun{items: items[:fanChunk], ws: w, owner: b}
+		f.next = (f.next + 1) % Sinks
+		items = items[fanChunk:]
+	}
+	f.addRun(items, ws)
+}
+
+// part is ws[i:j], or nil for nil ws.
+func part(ws []float64, i, j int) []float64 {
+	if ws == nil {
+		return nil
+	}
+	return ws[i:j]
+}
+
+// addRun copies items into the current run (ws nil: each of weight 1),
+// sending each run it fills.
 func (f *fanout) addRun(items []estimate.Item, ws []float64) {
 	for len(items) > 0 {
 		c := f.cur
@@ -114,6 +158,10 @@ func (f *fanout) drain(in chan *itemRun, sink func([]estimate.Item, []float64)) 
 	defer f.wg.Done()
 	for r := range in {
 		sink(r.items, r.ws)
+		if r.owner != nil {
+			r.owner.release()
+			continue
+		}
 		r.items, r.ws = r.items[:0], r.ws[:0]
 		select {
 		case f.free <- r:

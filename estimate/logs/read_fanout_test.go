@@ -1,11 +1,15 @@
 package logs
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pollfit/pollfit/estimate"
 )
@@ -79,5 +83,71 @@ func TestEachParallelBadRow(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "bad.csv:3:") {
 		t.Errorf("error %v, want one at bad.csv:3", err)
+	}
+}
+
+// The runs that lie whole in a batch go to the sinks in place, and the
+// batch goes back to the pool when they are done: with sinks that lag
+// behind the reader, CSV and Parquet logs of many batches and a histogram
+// (weighted items) still give each sink EachWeighted's items and weights
+// dealt out in runs of 4096.
+func TestEachParallelRunsInPlace(t *testing.T) {
+	dir := t.TempDir()
+	rows := readLogRows(60000, 13)
+	var csvLog, pqLog, hist bytes.Buffer
+	if err := WriteCSV(&csvLog, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteParquet(&pqLog, rows); err != nil {
+		t.Fatal(err)
+	}
+	hist.WriteString("lo_s,hi_s,final,pending\n")
+	for i := range 30000 {
+		fmt.Fprintf(&hist, "%d,%d,%d,%d\n", i, i+1, 1+i%7, i%3)
+	}
+	for name, data := range map[string][]byte{"log.csv": csvLog.Bytes(), "log.parquet": pqLog.Bytes(), "hist.csv": hist.Bytes()} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opt := Options{Histogram: strings.HasPrefix(name, "hist")}
+		var want []estimate.Item
+		var wantW []float64
+		if _, err := EachWeighted([]string{p}, opt, func(it estimate.Item, w float64) {
+			want, wantW = append(want, it), append(wantW, w)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		got, gotW := make([][]estimate.Item, Sinks), make([][]float64, Sinks)
+		var calls atomic.Int32
+		k := 0
+		_, err := EachParallel(context.Background(), []string{p}, opt, func() func([]estimate.Item, []float64) {
+			s := k
+			k++
+			return func(items []estimate.Item, ws []float64) {
+				if calls.Add(1)%3 == 0 {
+					time.Sleep(2 * time.Millisecond) // let the reader run ahead
+				}
+				got[s], gotW[s] = append(got[s], items...), append(gotW[s], ws...)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(want); i += fanChunk {
+			s, j := i/fanChunk%Sinks, i/fanChunk/Sinks*fanChunk
+			end := min(i+fanChunk, len(want))
+			if len(got[s]) < j+end-i {
+				t.Fatalf("%s: sink %d has %d items, want at least %d", name, s, len(got[s]), j+end-i)
+			}
+			for n := range end - i {
+				if got[s][j+n] != want[i+n] || gotW[s][j+n] != wantW[i+n] {
+					t.Fatalf("%s: sink %d item %d: %+v (weight %v), want item %d: %+v (%v)", name, s, j+n, got[s][j+n], gotW[s][j+n], i+n, want[i+n], wantW[i+n])
+				}
+			}
+		}
+		if n := len(got[0]) + len(got[1]); n != len(want) {
+			t.Errorf("%s: the sinks have %d items, want %d", name, n, len(want))
+		}
 	}
 }

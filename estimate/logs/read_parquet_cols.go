@@ -43,7 +43,6 @@ func (r *reader) groupByColumns(pf *file.Reader, g int, cols []*pqCol, c *rowCon
 		go decodeColumn(&wg, rdr, pages, nrows, outs[i], frees[i], stop)
 	}
 	cur := make([]*pqCol, len(cols))
-	b := &batch{}
 	for left := nrows; left > 0; {
 		n := min(left, parquetBatch)
 		for i := range cols {
@@ -56,12 +55,14 @@ func (r *reader) groupByColumns(pf *file.Reader, g int, cols []*pqCol, c *rowCon
 			}
 			cur[i] = q
 		}
-		b.reset()
+		b := getBatch()
 		c.parquetRows(cur, int(n), rowBase, b)
 		for i, q := range cur {
 			frees[i] <- q // never blocks: colBuffers slots for colBuffers buffers
 		}
-		if err := r.merge(b); err != nil {
+		err := r.merge(b)
+		b.release()
+		if err != nil {
 			return err
 		}
 		left -= n

@@ -35,14 +35,13 @@ func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size 
 	}
 	workers := min(runtime.GOMAXPROCS(0), 4, groups)
 	if workers < 2 {
-		b := &batch{}
 		for g := range groups {
 			var err error
 			c.decodeGroup(pf, g, cols, bases[g], func(d *batch) bool {
 				err = r.merge(d)
-				d.reset()
+				d.release()
 				return err == nil
-			}, b)
+			})
 			if err != nil {
 				return err
 			}
@@ -72,7 +71,7 @@ func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size 
 					case <-stop:
 						return false
 					}
-				}, nil)
+				})
 				close(outs[g])
 			}
 		}()
@@ -81,7 +80,7 @@ func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size 
 	for g := range groups {
 		for b := range outs[g] {
 			err := r.merge(b)
-			batchPool.Put(b)
+			b.release()
 			if err != nil {
 				close(stop)
 				return err
@@ -104,21 +103,11 @@ func cloneCols(cols []*pqCol) []*pqCol {
 	return out
 }
 
-// decodeGroup decodes row group g in batches handed to emit, which
-// reports whether to go on. With reuse nil each batch comes from
-// batchPool; otherwise reuse is emitted again and again. A failure is
+// decodeGroup decodes row group g in batches from getBatch handed to
+// emit, which releases each and reports whether to go on. A failure is
 // emitted as a batch with err set.
-func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int64, emit func(*batch) bool, reuse *batch) {
-	get := func() *batch {
-		if reuse != nil {
-			reuse.reset()
-			return reuse
-		}
-		b := batchPool.Get().(*batch)
-		b.reset()
-		return b
-	}
-	fail := func(err error) { b := get(); b.err = err; emit(b) }
+func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int64, emit func(*batch) bool) {
+	fail := func(err error) { b := getBatch(); b.err = err; emit(b) }
 	defer func() {
 		if p := recover(); p != nil { // arrow panics on some corrupt files
 			fail(fmt.Errorf("%s: corrupt parquet file: row group %d: %v", c.l.file, g, p))
@@ -141,7 +130,7 @@ func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int
 				return
 			}
 		}
-		b := get()
+		b := getBatch()
 		c.parquetRows(cols, int(n), rowBase, b)
 		bad := b.err != nil // b belongs to the consumer once emitted
 		if !emit(b) || bad {

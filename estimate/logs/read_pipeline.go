@@ -16,8 +16,6 @@ type csvJob struct {
 	done  chan *batch
 }
 
-var batchPool = sync.Pool{New: func() any { return &batch{maxTime: noTime} }}
-
 // pipeline parses the chunks of a CSV input: one goroutine cuts the input
 // into chunks of whole records, workers parse them into batches, and the
 // calling goroutine merges the batches in input order, so fn is called
@@ -68,8 +66,7 @@ func (r *reader) pipeline(ch *csvscan.Chunker, conv *rowConv, first []byte, firs
 			c := conv.clone()
 			recs := csvscan.NewRecords(delim)
 			for j := range jobs {
-				b := batchPool.Get().(*batch)
-				b.reset()
+				b := getBatch()
 				c.parseChunk(recs, j.body, j.line, b)
 				j.done <- b
 			}
@@ -80,7 +77,7 @@ func (r *reader) pipeline(ch *csvscan.Chunker, conv *rowConv, first []byte, firs
 		b := <-j.done
 		r.progress(int64(len(j.body)))
 		err := r.merge(b)
-		batchPool.Put(b)
+		b.release()
 		if j.chunk != nil {
 			select {
 			case free <- j.chunk:
@@ -104,16 +101,16 @@ func (r *reader) pipeline(ch *csvscan.Chunker, conv *rowConv, first []byte, firs
 // sequential is pipeline on one goroutine.
 func (r *reader) sequential(ch *csvscan.Chunker, conv *rowConv, body []byte, line int, delim byte) error {
 	recs := csvscan.NewRecords(delim)
-	b := &batch{}
 	var buf []byte
 	for {
-		b.reset()
+		b := getBatch()
 		conv.parseChunk(recs, body, line, b)
 		r.progress(int64(len(body)))
-		if err := r.merge(b); err != nil {
+		err := r.merge(b)
+		b.release()
+		if err != nil {
 			return err
 		}
-		var err error
 		body, line, err = ch.Next(buf)
 		if err == io.EOF {
 			return nil

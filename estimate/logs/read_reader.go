@@ -22,8 +22,8 @@ type reader struct {
 	file      string          // the file being read, for stopped
 	opt       Options
 	fn        func(estimate.Item, float64)
-	runFn     func([]estimate.Item, []float64) // fn for a batch at once, or nil
-	tp        *timeParser                      // template; workers copy it
+	runFn     func(*batch) // fn for a batch at once, or nil
+	tp        *timeParser  // template; workers copy it
 	status    *estimate.StatusWords
 	observed  int64 // ObservedAt in Unix ns when fixedObs
 	fixedObs  bool
@@ -141,7 +141,7 @@ func (r *reader) merge(b *batch) error {
 	}
 	if r.runFn != nil && r.by == nil {
 		r.count(b.items, b.weights)
-		r.runFn(b.items, b.weights)
+		r.runFn(b)
 	} else {
 		for i, it := range b.items {
 			w := 1.0

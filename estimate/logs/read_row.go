@@ -3,6 +3,8 @@ package logs
 import (
 	"fmt"
 	"math"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pollfit/pollfit/estimate"
 )
@@ -21,6 +23,30 @@ type batch struct {
 	maxTime  int64 // latest timestamp, noTime if none
 	skipped  map[string]int64
 	err      error // the first bad row, when not skipping
+
+	// refs counts the goroutines that still read the batch: the one that
+	// merges it, and sinks handed runs of its items in place (fanout).
+	refs atomic.Int32
+}
+
+var batchPool = sync.Pool{New: func() any { return &batch{maxTime: noTime} }}
+
+// getBatch returns an empty batch from batchPool, held once.
+func getBatch() *batch {
+	b := batchPool.Get().(*batch)
+	b.reset()
+	b.refs.Store(1)
+	return b
+}
+
+// hold adds a reader of b; each hold and getBatch is matched by a release.
+func (b *batch) hold() { b.refs.Add(1) }
+
+// release drops a reader of b: the last returns it to batchPool.
+func (b *batch) release() {
+	if b.refs.Add(-1) == 0 {
+		batchPool.Put(b)
+	}
 }
 
 func (b *batch) reset() {
