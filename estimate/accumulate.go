@@ -104,47 +104,58 @@ type Accumulator struct {
 func (a *Accumulator) Add(it Item) { a.AddWeighted(it, 1) }
 
 // AddRun adds each of items, items[i] standing for ws[i] identical ones.
+// It is the one way items are added: the counts build up in locals, in
+// the items' order, and go back to a at the end.
 func (a *Accumulator) AddRun(items []Item, ws []float64) {
-	for i, it := range items {
-		a.AddWeighted(it, ws[i])
+	ageTable.once.Do(ageTable.build)
+	ws = ws[:len(items)]
+	all, final, pending, settled, failed, dated := a.Items, a.Final, a.Pending, a.Settled, a.Failed, a.phaseW
+	for i := range items {
+		it, w := &items[i], ws[i]
+		age := it.Age
+		if !usable(age, w) {
+			a.Dropped++
+			continue
+		}
+		all += w
+		b := 0
+		switch {
+		case age >= histMax:
+			b = nAgeBins - 1
+		case age >= histMin:
+			b = ageTable.findBuilt(age)
+		}
+		if !it.Status.Final() {
+			pending += w
+			a.censored[b].add(age, w)
+			continue
+		}
+		final += w
+		if it.Status == Failed {
+			failed += w
+			a.failed[b] += w
+		} else {
+			settled += w
+		}
+		a.final[b].add(age, w)
+		if !a.ageFrac { // once set, so is ageNotMn: a fraction of a second is no whole minute
+			a.ageFrac = age != math.Trunc(age)
+			a.ageNotMn = a.ageNotMn || math.Mod(age, 60) != 0
+		}
+		if it.Dated && age <= maxPhaseAge {
+			dated += w
+			a.addPhase(settlePhase(it.Created, age), w)
+		}
 	}
+	a.Items, a.Final, a.Pending, a.Settled, a.Failed, a.phaseW = all, final, pending, settled, failed, dated
 }
 
 // AddWeighted adds an item standing for w identical items, as histogram
 // inputs do.
 func (a *Accumulator) AddWeighted(it Item, w float64) {
-	age := it.Age
-	if !usable(age, w) {
-		a.Dropped++
-		return
-	}
-	a.Items += w
-	b := fastAgeBin(age)
-	if !it.Status.Final() {
-		a.Pending += w
-		a.censored[b].add(age, w)
-		return
-	}
-	a.Final += w
-	if it.Status == Failed {
-		a.Failed += w
-		a.failed[b] += w
-	} else {
-		a.Settled += w
-	}
-	a.final[b].add(age, w)
-	if !a.ageFrac && age != math.Trunc(age) {
-		a.ageFrac = true
-	}
-	if !a.ageNotMn && math.Mod(age, 60) != 0 {
-		a.ageNotMn = true
-	}
-	if it.HasCreated() {
-		a.addPhase(it.Created, age, w)
-	}
+	a.AddRun([]Item{it}, []float64{w})
 }
 
-// addPhase records the wall-clock time of day at which an item settled.
 // Dated is the weight of the final items with a creation time: those
 // whose settle time of day Periodicity folds.
 func (a *Accumulator) Dated() float64 { return a.phaseW }
@@ -155,34 +166,49 @@ func (a *Accumulator) Dated() float64 { return a.phaseW }
 // at a fraction of AddWeighted's cost. The item is skipped where
 // AddWeighted would drop it.
 func (a *Accumulator) AddPhase(it Item, w float64) {
-	if !usable(it.Age, w) || !it.Status.Final() || !it.HasCreated() {
+	if !usable(it.Age, w) || !it.Status.Final() || !it.HasCreated() || it.Age > maxPhaseAge {
 		return
 	}
-	a.addPhase(it.Created, it.Age, w)
+	a.phaseW += w
+	a.addPhase(settlePhase(it.Created, it.Age), w)
 }
 
-func (a *Accumulator) addPhase(created int64, age, w float64) {
-	if age > 1e9 { // beyond any sensible age; keeps the ns arithmetic exact
-		return
-	}
-	if a.phase == nil {
-		a.phase = make([]float64, nPhaseBins)
-	}
-	settle := created + int64(math.Round(age*1e9))
-	ph := settle % dayNS
+// maxPhaseAge is the greatest age in seconds whose settle time of day is
+// folded: beyond any sensible age, it keeps the ns arithmetic exact.
+const maxPhaseAge = 1e9
+
+// settlePhase is the time of day in ns, in [0, dayNS), at which an item
+// created at created (Unix ns) settled at age seconds, 0 ≤ age ≤
+// maxPhaseAge.
+func settlePhase(created int64, age float64) int64 {
+	ph := (created + roundNonNeg(age*1e9)) % dayNS
 	if ph < 0 {
 		ph += dayNS
 	}
-	a.phase[ph/phaseBinNS] += w
-	a.phaseW += w
-	if !a.tsNot100m && !nearMultiple(ph, phaseBinNS) {
-		a.tsNot100m = true
+	return ph
+}
+
+// roundNonNeg is int64(math.Round(x)) for 0 ≤ x < 2⁶³, in fewer steps:
+// x less its whole part is exact.
+func roundNonNeg(x float64) int64 {
+	r := int64(x)
+	if x-float64(r) >= 0.5 {
+		r++
 	}
-	if !a.tsFrac && !nearMultiple(ph, 1e9) {
-		a.tsFrac = true
+	return r
+}
+
+// addPhase adds w final items settled ph ns into their day (ph in [0,
+// dayNS)) to the phase histogram.
+func (a *Accumulator) addPhase(ph int64, w float64) {
+	if a.phase == nil {
+		a.phase = make([]float64, nPhaseBins)
 	}
-	if !a.tsNotMin && !nearMultiple(ph, 60e9) {
-		a.tsNotMin = true
+	a.phase[uint64(ph)/uint64(phaseBinNS)] += w
+	if !a.tsNot100m { // once set, so are the others: off 100 ms is off a second and a minute
+		a.tsNot100m = !nearMultiple(ph, phaseBinNS)
+		a.tsFrac = a.tsFrac || !nearMultiple(ph, 1e9)
+		a.tsNotMin = a.tsNotMin || !nearMultiple(ph, 60e9)
 	}
 }
 

@@ -83,3 +83,20 @@ func TestAccumulatorDropped(t *testing.T) {
 		t.Errorf("S(0) = %v (want 0.5), end %v (want 2e7)", s.At(0), s.End())
 	}
 }
+
+// roundNonNeg is math.Round for the ages' nanoseconds: halves, the
+// floats either side of them, whole numbers and beyond 2⁵³.
+func TestRoundNonNeg(t *testing.T) {
+	r := rand.New(rand.NewPCG(91, 92))
+	xs := []float64{0, 0.5, 1.5, 2.5, 0.49999999999999994, 1 << 52, 1<<52 + 0.5, 1 << 53, 1e18, 4503599627370495.5}
+	for range 100000 {
+		xs = append(xs, r.Float64()*1e9*math.Pow(10, float64(r.IntN(10)-1)), float64(r.IntN(1e6))+0.5)
+	}
+	for _, x := range xs {
+		for _, y := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1))} {
+			if got, want := roundNonNeg(y), int64(math.Round(y)); got != want {
+				t.Fatalf("roundNonNeg(%v) = %d, want %d", y, got, want)
+			}
+		}
+	}
+}

@@ -54,6 +54,11 @@ func (t *binTable) find(age float64) int {
 		return t.bins + 1
 	}
 	t.once.Do(t.build)
+	return t.findBuilt(age)
+}
+
+// findBuilt is find for lo ≤ age < hi, once t is built.
+func (t *binTable) findBuilt(age float64) int {
 	i := int(t.start[t.key(age)-t.base])
 	// A sliver holds at most one edge: one step, without a branch to
 	// mispredict (positive floats order as their bits: a − e wraps to a
