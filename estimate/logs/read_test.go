@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -262,6 +263,46 @@ func TestFastTimeFractions(t *testing.T) {
 			t.Errorf("%s: fast %v, time.Parse %v", text, ok, err)
 		case got != want.UnixNano():
 			t.Errorf("%s: %d ns, want time.Parse's %d", text, got, want.UnixNano())
+		}
+	}
+}
+
+// The fast parser's cache of minutes gives what parsing afresh gives:
+// timestamps from a few minutes and dates, valid and not (a 13th month,
+// 31 April, 29 February of a common year, hour 24, minute 60, a letter
+// for a digit), in an order that returns to each minute again and
+// again, each checked against time.Parse.
+func TestFastTimeMinuteCache(t *testing.T) {
+	r := rand.New(rand.NewPCG(87, 88))
+	var stamps []string
+	for _, day := range []string{"2026-07-01", "2026-07-02", "2024-02-29", "2023-02-29", "2026-13-01", "2026-04-31", "1999-12-31", "2O26-07-01"} {
+		for _, hm := range []string{"12:00", "12:01", "23:59", "00:00", "24:00", "12:60", "1a:00"} {
+			for _, sep := range []string{"T", " ", "t"} {
+				stamps = append(stamps, day+sep+hm)
+			}
+		}
+	}
+	p, err := newTimeParser("", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20000 {
+		text := stamps[r.IntN(len(stamps))] + fmt.Sprintf(":%02d.%03dZ", r.IntN(61), r.IntN(1000))
+		got, ok := p.fast([]byte(text))
+		fresh, _ := newTimeParser("", "", nil)
+		again, ok2 := fresh.fast([]byte(text))
+		std := strings.Replace(strings.Replace(text, " ", "T", 1), "t", "T", 1)
+		want, err := time.Parse(time.RFC3339Nano, std)
+		leap := strings.Contains(text, ":60.") && err != nil // time.Parse has no leap seconds
+		switch {
+		case ok != ok2 || got != again:
+			t.Fatalf("%s: %d, %v after the others; %d, %v afresh", text, got, ok, again, ok2)
+		case leap:
+			if want60, err := time.Parse(time.RFC3339Nano, strings.Replace(std, ":60.", ":59.", 1)); ok != (err == nil) || ok && got != want60.UnixNano()+1e9 {
+				t.Fatalf("%s: %d, %v; want the next minute's :00 (%v)", text, got, ok, err)
+			}
+		case ok != (err == nil) || ok && got != want.UnixNano():
+			t.Fatalf("%s: %d, %v; time.Parse %d, %v", text, got, ok, want.UnixNano(), err)
 		}
 	}
 }

@@ -12,15 +12,25 @@ import (
 // timeParser turns timestamp fields into Unix nanoseconds. The zero
 // value parses automatically in UTC with epoch numbers in seconds.
 type timeParser struct {
-	layout  string         // Go layout, or "" for automatic
-	loc     *time.Location // zone for zone-less timestamps; nil = UTC
-	unitNS  float64        // nanoseconds per epoch unit
-	unitI   int64          // the same, as an integer
-	unit    string
-	dayKey  uint64 // cache of the last date parsed by the fast path: its
-	dayKey2 uint16 // first 8 bytes and the 2 after, little-endian
-	dayDays int64
-	dayOK   bool
+	layout string         // Go layout, or "" for automatic
+	loc    *time.Location // zone for zone-less timestamps; nil = UTC
+	unitNS float64        // nanoseconds per epoch unit
+	unitI  int64          // the same, as an integer
+	unit   string
+	// mins caches minutes the fast path parsed, one for each value of
+	// the low two bits of the minute's last digit: logs come mostly in
+	// time order, and a row's creation and settle times often lie in
+	// neighbouring minutes.
+	mins [4]minuteKey
+}
+
+// minuteKey is the first 16 bytes of a fast-path timestamp,
+// "YYYY-MM-DDThh:mm" (read as two little-endian words), and the Unix
+// seconds at the start of that minute.
+type minuteKey struct {
+	k0, k1 uint64
+	secs   int64
+	ok     bool
 }
 
 var errTimeRange = errors.New("out of range (years 1678 to 2261)")
@@ -205,18 +215,21 @@ func unixNano(t time.Time) (int64, error) {
 // location. It reports false for anything else, which then goes the
 // slow way.
 func (p *timeParser) fast(b []byte) (int64, bool) {
-	if len(b) < 19 || b[4] != '-' || b[7] != '-' || (b[10] != 'T' && b[10] != 't' && b[10] != ' ') ||
-		b[13] != ':' || b[16] != ':' {
+	if len(b) < 19 || b[16] != ':' {
 		return 0, false
 	}
-	days, ok := p.days(b)
-	if !ok {
-		return 0, false
+	// The minute, b[:16], from the cache when it holds it.
+	k0, k1 := binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:16])
+	c := &p.mins[k1>>56&3] // byte 15: the minute's last digit
+	minute := c.secs
+	if !c.ok || c.k0 != k0 || c.k1 != k1 {
+		var ok bool
+		if minute, ok = c.fill(b, k0, k1); !ok {
+			return 0, false
+		}
 	}
-	hh, ok1 := two(b[11], b[12])
-	mm, ok2 := two(b[14], b[15])
-	ss, ok3 := two(b[17], b[18])
-	if !ok1 || !ok2 || !ok3 || hh > 23 || mm > 59 || ss > 60 {
+	ss, ok := two(b[17], b[18])
+	if !ok || ss > 60 {
 		return 0, false
 	}
 	var frac int64
@@ -232,7 +245,7 @@ func (p *timeParser) fast(b []byte) (int64, bool) {
 		}
 		frac *= fracScale[i-start]
 	}
-	secs := days*86400 + int64(hh*3600+mm*60+ss)
+	secs := minute + int64(ss)
 	switch {
 	case i == len(b):
 		if p.loc != nil {
@@ -281,28 +294,36 @@ func (p *timeParser) inZone(ns int64) (int64, error) {
 	return unixNano(time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), p.location()))
 }
 
-// days returns the days since 1970-01-01 of the date in b[:10], caching
-// the last date since logs come mostly in date order.
-func (p *timeParser) days(b []byte) (int64, bool) {
-	k, k2 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint16(b[8:])
-	if p.dayOK && k == p.dayKey && k2 == p.dayKey2 {
-		return p.dayDays, true
+// fill parses the minute b[:16] spells, YYYY-MM-DD[T ]hh:mm, whose
+// words are k0 and k1, into c, and returns its Unix seconds.
+func (c *minuteKey) fill(b []byte, k0, k1 uint64) (int64, bool) {
+	secs, ok := parseMinute(b)
+	if ok {
+		*c = minuteKey{k0: k0, k1: k1, secs: secs, ok: true}
+	}
+	return secs, ok
+}
+
+// parseMinute returns the Unix seconds at the start of the minute b[:16]
+// spells.
+func parseMinute(b []byte) (int64, bool) {
+	if b[4] != '-' || b[7] != '-' || (b[10] != 'T' && b[10] != 't' && b[10] != ' ') || b[13] != ':' {
+		return 0, false
 	}
 	y1, ok1 := two(b[0], b[1])
 	y2, ok2 := two(b[2], b[3])
 	mo, ok3 := two(b[5], b[6])
 	d, ok4 := two(b[8], b[9])
-	if !ok1 || !ok2 || !ok3 || !ok4 || mo < 1 || mo > 12 || d < 1 {
+	hh, ok5 := two(b[11], b[12])
+	mm, ok6 := two(b[14], b[15])
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || mo < 1 || mo > 12 || d < 1 || hh > 23 || mm > 59 {
 		return 0, false
 	}
 	y := y1*100 + y2
 	if d > daysIn(mo, y) {
 		return 0, false
 	}
-	days := daysFromCivil(int64(y), int64(mo), int64(d))
-	p.dayKey, p.dayKey2 = k, k2
-	p.dayDays, p.dayOK = days, true
-	return days, true
+	return daysFromCivil(int64(y), int64(mo), int64(d))*86400 + int64(hh*3600+mm*60), true
 }
 
 func two(a, b byte) (int, bool) {
