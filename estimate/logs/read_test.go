@@ -250,10 +250,15 @@ func TestFastTimeFractions(t *testing.T) {
 		t.Fatal(err)
 	}
 	digits := "9876543210"
-	for n := 0; n <= len(digits); n++ {
-		text := "2026-07-01T12:00:00." + digits[:n] + "Z"
+	for n := 0; n <= len(digits)*3; n++ {
+		zone := []string{"Z", "", "+01:00"}[n/(len(digits)+1)] // no zone: UTC
+		text := "2026-07-01T12:00:00." + digits[:n%(len(digits)+1)] + zone
 		got, ok := p.fast([]byte(text))
 		want, err := time.Parse(time.RFC3339Nano, text)
+		if zone == "" {
+			want, err = time.Parse("2006-01-02T15:04:05.999999999", text)
+		}
+		n := n % (len(digits) + 1)
 		switch {
 		case n == 0 || n > 9:
 			if ok {

@@ -236,14 +236,18 @@ func (p *timeParser) fast(b []byte) (int64, bool) {
 	i := 19
 	if i < len(b) && b[i] == '.' {
 		i++
-		start := i
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9' && i-start < 9; i++ {
-			frac = frac*10 + int64(b[i]-'0')
+		if d0, d1, d2, ok := threeDigits(b, i); ok { // the commonest fraction
+			frac, i = (int64(d0)*100+int64(d1)*10+int64(d2))*1e6, i+3
+		} else {
+			start := i
+			for ; i < len(b) && b[i] >= '0' && b[i] <= '9' && i-start < 9; i++ {
+				frac = frac*10 + int64(b[i]-'0')
+			}
+			if i == start || i < len(b) && b[i] >= '0' && b[i] <= '9' {
+				return 0, false // no digits, or more than nine
+			}
+			frac *= fracScale[i-start]
 		}
-		if i == start || i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			return 0, false // no digits, or more than nine
-		}
-		frac *= fracScale[i-start]
 	}
 	secs := minute + int64(ss)
 	switch {
@@ -268,6 +272,17 @@ func (p *timeParser) fast(b []byte) (int64, bool) {
 		return 0, false
 	}
 	return secs*1e9 + frac, true
+}
+
+// threeDigits reports whether b[i:] is three digits, then the end or a
+// byte that is no digit, and returns their values.
+func threeDigits(b []byte, i int) (d0, d1, d2 byte, ok bool) {
+	if i+3 > len(b) || i+3 < len(b) && b[i+3]-'0' <= 9 {
+		return 0, 0, 0, false
+	}
+	d := b[i : i+3]
+	d0, d1, d2 = d[0]-'0', d[1]-'0', d[2]-'0' // below '0' wraps above 9
+	return d0, d1, d2, max(d0, d1, d2) <= 9
 }
 
 // fracScale[n] turns n digits of a fraction of a second into nanoseconds.
