@@ -118,11 +118,8 @@ func (a *Accumulator) AddRun(items []Item, ws []float64) {
 			continue
 		}
 		all += w
-		b := 0
-		switch {
-		case age >= histMax:
-			b = nAgeBins - 1
-		case age >= histMin:
+		b, out := ageTable.outside(age)
+		if !out {
 			b = ageTable.findBuilt(age)
 		}
 		if !it.Status.Final() {

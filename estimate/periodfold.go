@@ -80,8 +80,23 @@ func (pf *phaseFolder) fold(P float64) []float64 {
 // P(H > h) ≈ exp(−0.4 h) (de Jager & Büsching 2010), conservative when
 // fewer than 20 harmonics are allowed.
 func (pf *phaseFolder) hTest(P float64) float64 {
-	f := pf.fold(P)
 	m := pf.harmonics(P)
+	sums := pf.powerSums(P, m)
+	z2, H := 0.0, math.Inf(-1)
+	base := int(math.Round(daySeconds / P))
+	for k := 1; k <= m; k++ {
+		a := cmplx.Abs(sums[k])
+		pf.lines[k*base] = 2 * a * a / pf.n
+		z2 += 2 * a * a / pf.n
+		H = max(H, z2-4*float64(k)+4)
+	}
+	return math.Min(1, math.Exp(-0.4*H))
+}
+
+// powerSums returns Σ w e^{ikθ} over the bins of the fold at P (weight
+// w, phase θ), for k = 1..m (index 0 unused).
+func (pf *phaseFolder) powerSums(P float64, m int) []complex128 {
+	f := pf.fold(P)
 	sums := make([]complex128, m+1)
 	// The powers of each bin's phasor are a chain of multiplications:
 	// four bins' chains run side by side. Each sum still takes its bins
@@ -105,15 +120,7 @@ func (pf *phaseFolder) hTest(P float64) float64 {
 			sums[k] += zk
 		}
 	}
-	z2, H := 0.0, math.Inf(-1)
-	base := int(math.Round(daySeconds / P))
-	for k := 1; k <= m; k++ {
-		a := cmplx.Abs(sums[k])
-		pf.lines[k*base] = 2 * a * a / pf.n
-		z2 += 2 * a * a / pf.n
-		H = max(H, z2-4*float64(k)+4)
-	}
-	return math.Min(1, math.Exp(-0.4*H))
+	return sums
 }
 
 // addPowers4 adds w_i z_i^k to sums[k] for k ≥ 1, for i = 0..3 in turn.

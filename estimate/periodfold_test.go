@@ -63,21 +63,19 @@ func TestPartSumsAreTheDefinition(t *testing.T) {
 }
 
 // The H-test's sums run four bins side by side; each sum still takes
-// the bins in order, so every p-value and spectral line is the one a
-// bin at a time gives, and the sums are Σ w·z^k to rounding.
-func TestHTestSumsBinByBin(t *testing.T) {
+// the bins in order, so every sum is the one a bin at a time gives, and
+// the sums are Σ w·z^k to rounding.
+func TestPowerSumsBinByBin(t *testing.T) {
 	r := rand.New(rand.NewPCG(73, 74))
-	for _, n := range []int{37, 1001, 20000} { // remainders of 1, 1 and 0 bins (mod 4) and others
-		a := accumulate(batchLog(r, n, 0.2, 300, 2, 3))
-		pf, ref := newPhaseFolder(a), newPhaseFolder(a)
+	for _, n := range []int{37, 1001, 20000} { // every count of bins left over (mod 4) turns up
+		pf := newPhaseFolder(accumulate(batchLog(r, n, 0.2, 300, 2, 3)))
 		for _, P := range pf.candidates(10, 3600) {
-			if got, want := pf.hTest(P), hTestBinByBin(ref, P); got != want {
-				t.Fatalf("%d items, period %v s: p %v, want %v", n, P, got, want)
-			}
-		}
-		for k, z := range ref.lines {
-			if pf.lines[k] != z {
-				t.Fatalf("%d items: line %d: Z %v, want %v", n, k, pf.lines[k], z)
+			m := pf.harmonics(P)
+			got, want := pf.powerSums(P, m), powerSumsBinByBin(pf, P, m)
+			for k := 1; k <= m; k++ {
+				if got[k] != want[k] {
+					t.Fatalf("%d items, period %v s, harmonic %d: %v, want %v", n, P, k, got[k], want[k])
+				}
 			}
 		}
 	}
@@ -98,12 +96,11 @@ func TestHTestSumsBinByBin(t *testing.T) {
 	}
 }
 
-// hTestBinByBin is hTest taking one bin at a time through its powers.
-func hTestBinByBin(pf *phaseFolder, P float64) float64 {
-	f := pf.fold(P)
-	m := pf.harmonics(P)
+// powerSumsBinByBin is powerSums taking one bin at a time through its
+// powers.
+func powerSumsBinByBin(pf *phaseFolder, P float64, m int) []complex128 {
 	sums := make([]complex128, m+1)
-	for b, w := range f {
+	for b, w := range pf.fold(P) {
 		if w == 0 {
 			continue
 		}
@@ -114,13 +111,5 @@ func hTestBinByBin(pf *phaseFolder, P float64) float64 {
 			sums[k] += zk
 		}
 	}
-	z2, H := 0.0, math.Inf(-1)
-	base := int(math.Round(daySeconds / P))
-	for k := 1; k <= m; k++ {
-		a := cmplx.Abs(sums[k])
-		pf.lines[k*base] = 2 * a * a / pf.n
-		z2 += 2 * a * a / pf.n
-		H = max(H, z2-4*float64(k)+4)
-	}
-	return math.Min(1, math.Exp(-0.4*H))
+	return sums
 }

@@ -42,19 +42,25 @@ var (
 // fastSketchBin is sketchBin, from the table.
 func fastSketchBin(age float64) int { return sketchTable.find(age) }
 
-// fastAgeBin is ageBin, from the table.
-func fastAgeBin(age float64) int { return ageTable.find(age) }
-
 // find is t.bin(age).
 func (t *binTable) find(age float64) int {
-	if !(age >= t.lo) {
-		return 0
-	}
-	if age >= t.hi {
-		return t.bins + 1
+	if b, out := t.outside(age); out {
+		return b
 	}
 	t.once.Do(t.build)
 	return t.findBuilt(age)
+}
+
+// outside reports whether age is outside [lo, hi), and then its bin: 0
+// below (or NaN), bins+1 from hi on.
+func (t *binTable) outside(age float64) (int, bool) {
+	if !(age >= t.lo) {
+		return 0, true
+	}
+	if age >= t.hi {
+		return t.bins + 1, true
+	}
+	return 0, false
 }
 
 // findBuilt is find for lo ≤ age < hi, once t is built.
