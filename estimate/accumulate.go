@@ -29,7 +29,7 @@ const (
 // counted: both finite, the age ≥ 0 and the weight > 0. The accumulator
 // and the sketch drop the rest.
 func usable(age, w float64) bool {
-	return age >= 0 && !math.IsInf(age, 1) && w > 0 && !math.IsInf(w, 1)
+	return age >= 0 && age <= math.MaxFloat64 && w > 0 && w <= math.MaxFloat64 // false for NaN
 }
 
 // ageBin returns the histogram bin of an age in seconds.
@@ -104,12 +104,11 @@ type Accumulator struct {
 func (a *Accumulator) Add(it Item) { a.AddWeighted(it, 1) }
 
 // AddRun adds each of items, items[i] standing for ws[i] identical ones.
-// It is the one way items are added: the counts build up in locals, in
-// the items' order, and go back to a at the end.
+// It is the one way items are added.
 func (a *Accumulator) AddRun(items []Item, ws []float64) {
 	ageTable.once.Do(ageTable.build)
+	search := ageTable.search
 	ws = ws[:len(items)]
-	all, final, pending, settled, failed, dated := a.Items, a.Final, a.Pending, a.Settled, a.Failed, a.phaseW
 	for i := range items {
 		it, w := &items[i], ws[i]
 		age := it.Age
@@ -117,34 +116,35 @@ func (a *Accumulator) AddRun(items []Item, ws []float64) {
 			a.Dropped++
 			continue
 		}
-		all += w
+		a.Items += w
 		b, out := ageTable.outside(age)
 		if !out {
-			b = ageTable.findBuilt(age)
+			b = search.find(age)
 		}
 		if !it.Status.Final() {
-			pending += w
+			a.Pending += w
 			a.censored[b].add(age, w)
 			continue
 		}
-		final += w
+		a.Final += w
 		if it.Status == Failed {
-			failed += w
+			a.Failed += w
 			a.failed[b] += w
 		} else {
-			settled += w
+			a.Settled += w
 		}
 		a.final[b].add(age, w)
-		if !a.ageFrac { // once set, so is ageNotMn: a fraction of a second is no whole minute
-			a.ageFrac = age != math.Trunc(age)
-			a.ageNotMn = a.ageNotMn || math.Mod(age, 60) != 0
+		if !a.ageFrac {
+			a.ageFlags(age)
 		}
 		if it.Dated && age <= maxPhaseAge {
-			dated += w
+			a.phaseW += w
+			if a.phase == nil {
+				a.phase = make([]float64, nPhaseBins)
+			}
 			a.addPhase(settlePhase(it.Created, age), w)
 		}
 	}
-	a.Items, a.Final, a.Pending, a.Settled, a.Failed, a.phaseW = all, final, pending, settled, failed, dated
 }
 
 // AddWeighted adds an item standing for w identical items, as histogram
@@ -167,6 +167,9 @@ func (a *Accumulator) AddPhase(it Item, w float64) {
 		return
 	}
 	a.phaseW += w
+	if a.phase == nil {
+		a.phase = make([]float64, nPhaseBins)
+	}
 	a.addPhase(settlePhase(it.Created, it.Age), w)
 }
 
@@ -196,17 +199,31 @@ func roundNonNeg(x float64) int64 {
 }
 
 // addPhase adds w final items settled ph ns into their day (ph in [0,
-// dayNS)) to the phase histogram.
+// dayNS)) to the phase histogram, which exists. Inlined, with the rare
+// work out of line: a call in AddRun's loop would save and restore its
+// counts on every item.
 func (a *Accumulator) addPhase(ph int64, w float64) {
-	if a.phase == nil {
-		a.phase = make([]float64, nPhaseBins)
-	}
 	a.phase[uint64(ph)/uint64(phaseBinNS)] += w
-	if !a.tsNot100m { // once set, so are the others: off 100 ms is off a second and a minute
-		a.tsNot100m = !nearMultiple(ph, phaseBinNS)
-		a.tsFrac = a.tsFrac || !nearMultiple(ph, 1e9)
-		a.tsNotMin = a.tsNotMin || !nearMultiple(ph, 60e9)
+	if !a.tsNot100m {
+		a.phaseFlags(ph)
 	}
+}
+
+// phaseFlags notes a settle time ph ns into the day that is not a whole
+// 100 ms, second or minute. Once tsNot100m is set, so are the others: off
+// 100 ms is off a second and a minute.
+func (a *Accumulator) phaseFlags(ph int64) {
+	a.tsNot100m = !nearMultiple(ph, phaseBinNS)
+	a.tsFrac = a.tsFrac || !nearMultiple(ph, 1e9)
+	a.tsNotMin = a.tsNotMin || !nearMultiple(ph, 60e9)
+}
+
+// ageFlags notes a final age that is not a whole second or minute. Once
+// ageFrac is set, so is ageNotMn: a fraction of a second is no whole
+// minute.
+func (a *Accumulator) ageFlags(age float64) {
+	a.ageFrac = age != math.Trunc(age)
+	a.ageNotMn = a.ageNotMn || math.Mod(age, 60) != 0
 }
 
 // nearMultiple reports whether x (≥ 0) is within granularTolN of a

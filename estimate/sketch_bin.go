@@ -28,9 +28,34 @@ type binTable struct {
 	// edge[i] is the least age bin puts in bin i or above, for
 	// i = 1..bins+1 (edge[0] unused).
 	edge []float64
-	// start[k] is the bin of the least age whose bits give key k.
-	start []int32
-	base  uint64 // the key of lo
+	// search is what finding a bin reads, built with edge.
+	search binSearch
+}
+
+// binSearch finds the bin of an age in [lo, hi) from a built table: a
+// value of its own, so that a loop over many ages can keep it in
+// registers.
+type binSearch struct {
+	start []int32   // start[k] is the bin of the least age whose bits give key k
+	edge  []float64 // the table's edges
+	base  uint64    // the key of lo
+	shift uint      // 52 − bits: the key is the age's bits shifted right by it
+}
+
+// find is the bin of age, lo ≤ age < hi. A sliver of ages holds at most
+// one edge, but for the sketch's few narrower first bins: one step from
+// the bin at the sliver's start, without a branch to mispredict
+// (positive floats order as their bits: a − e wraps to a number with the
+// top bit set when the edge e is above the age a), then a loop that
+// almost never runs. It ends by the last bin: edge[bins+1] is hi.
+func (s binSearch) find(age float64) int {
+	a := math.Float64bits(age)
+	i := int(s.start[a>>s.shift-s.base])
+	i += 1 - int((a-math.Float64bits(s.edge[i+1]))>>63)
+	for s.edge[i+1] <= age {
+		i++
+	}
+	return i
 }
 
 // sketchTable and ageTable are the sketch's and the accumulator's grids.
@@ -64,39 +89,26 @@ func (t *binTable) outside(age float64) (int, bool) {
 }
 
 // findBuilt is find for lo ≤ age < hi, once t is built.
-func (t *binTable) findBuilt(age float64) int {
-	i := int(t.start[t.key(age)-t.base])
-	// A sliver holds at most one edge: one step, without a branch to
-	// mispredict (positive floats order as their bits: a − e wraps to a
-	// number with the top bit set when the edge e is above the age a),
-	// then a loop that never runs.
-	a, e := math.Float64bits(age), math.Float64bits(t.edge[i+1])
-	i += 1 - int((a-e)>>63)
-	for i < t.bins && t.edge[i+1] <= age {
-		i++
-	}
-	return i
-}
-
-// key is the table key of an age's bits.
-func (t *binTable) key(age float64) uint64 { return math.Float64bits(age) >> (52 - t.bits) }
+func (t *binTable) findBuilt(age float64) int { return t.search.find(age) }
 
 func (t *binTable) build() {
 	t.edge = make([]float64, t.bins+2)
 	for i := 1; i <= t.bins+1; i++ {
 		t.edge[i] = t.edgeOf(i)
 	}
-	t.base = t.key(t.lo)
-	n := t.key(math.Nextafter(t.hi, 0)) - t.base + 1
-	t.start = make([]int32, n)
+	shift := 52 - t.bits
+	base := math.Float64bits(t.lo) >> shift
+	n := math.Float64bits(math.Nextafter(t.hi, 0))>>shift - base + 1
+	start := make([]int32, n)
 	i := 0
-	for k := range t.start {
-		lo := math.Float64frombits((t.base + uint64(k)) << (52 - t.bits))
+	for k := range start {
+		lo := math.Float64frombits((base + uint64(k)) << shift)
 		for i < t.bins && t.edge[i+1] <= lo {
 			i++
 		}
-		t.start[k] = int32(max(i, 1))
+		start[k] = int32(max(i, 1))
 	}
+	t.search = binSearch{start: start, edge: t.edge, base: base, shift: shift}
 }
 
 // edgeOf is the least age that t.bin puts in bin i or above: near
