@@ -163,7 +163,7 @@ func (c *rowConv) build(b *batch, line int) bool {
 	}
 	if ok {
 		b.seen(v.created)
-		ok = c.signalAge(b, line, it)
+		ok = c.l.signal < 0 || c.signalAge(b, line, it)
 	}
 	if ok && pendingAtObs {
 		if !c.fixedObs {
