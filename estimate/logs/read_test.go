@@ -548,6 +548,27 @@ func TestReadQuotedHeader(t *testing.T) {
 	}
 }
 
+// The status cache gives what a lookup gives, for words of 1 to 12
+// bytes (some alike in their first eight or all but the last, some
+// unknown, one ending in a NUL, in upper case), more of them than the
+// cache holds, read from inside buffers that go on with other bytes.
+func TestStatusCacheIsLookup(t *testing.T) {
+	words := []string{"settled", "failed", "pending", "paid", "ok", "x", "SETTLED", "declined", "declined2", "settlement", "settlements", "unknown", "pendingX", "pendinga", "failex", "ok\x00", "pending"}
+	c := &rowConv{status: estimate.NewStatusWords([]string{"settled", "paid", "ok", "x", "declined", "settlement", "settlements"}, []string{"pending", "pendingX"})}
+	var sc statusCache
+	r := rand.New(rand.NewPCG(89, 90))
+	for range 20000 {
+		w := words[r.IntN(len(words))]
+		buf := append([]byte(w), []byte("settled,failed\n")[:r.IntN(16)]...) // bytes past the word, or none
+		s := buf[: len(w) : len(w)+r.IntN(len(buf)-len(w)+1)]
+		got, ok := c.lookupCached(&sc, s)
+		want, wok := c.status.Lookup([]byte(w))
+		if got != want || ok != wok {
+			t.Fatalf("%q (cap %d): %v, %v; lookup %v, %v", w, cap(s), got, ok, want, wok)
+		}
+	}
+}
+
 // Statuses cycling through more words than the reader's status cache
 // holds are each read as their own status.
 func TestReadManyStatusWords(t *testing.T) {
