@@ -21,10 +21,10 @@ const fanChunk = 4096
 // go to the sinks in runs of a few thousand, run k to sink k mod Sinks,
 // so each sink sees its items in input order: a sink is called with a
 // run of items and their weights (a histogram's counts, 1 for a log's
-// rows), which it must neither change nor keep. A sink is called from its own goroutine
-// only; when EachParallel returns, every sink has seen all its items and
-// the caller merges what they reduced. Errors and Stats are
-// EachWeighted's.
+// rows), which it must neither change nor keep. A sink is called from
+// its own goroutine only; when EachParallel returns, every sink has seen
+// all its items and the caller merges what they reduced. Errors and
+// Stats are EachWeighted's.
 func EachParallel(ctx context.Context, paths []string, opt Options, newSink func() func(items []estimate.Item, ws []float64)) (Stats, error) {
 	f := newFanout(newSink)
 	st, err := eachRuns(ctx, paths, opt, f.add, f.addBatch)
@@ -40,7 +40,7 @@ type itemRun struct {
 	owner *batch
 }
 
-// ones are the weights of a run in place of a batch without weights.
+// ones are the weights of a run of a batch without weights.
 var ones = func() []float64 {
 	w := make([]float64, fanChunk)
 	for i := range w {
@@ -98,28 +98,33 @@ func (f *fanout) addBatch(b *batch) {
 	items, ws := b.items, b.weights
 	if len(f.cur.items) > 0 {
 		n := min(len(items), fanChunk-len(f.cur.items))
-		f.addRun(items[:n], part(ws, 0, n))
-		items, ws = items[n:], part(ws, n, len(b.items))
+		f.addRun(items[:n], ws)
+		items, ws = items[n:], rest(ws, n)
 	}
 	for len(items) >= fanChunk {
-		w := ones
-		if ws != nil {
-			w, ws = ws[:fanChunk], ws[fanChunk:]
-		}
 		b.hold()
-		f.work[f.next] <- &itemRun{items: items[:fanChunk], ws: w, owner: b}
+		f.work[f.next] <- &itemRun{items: items[:fanChunk], ws: weights(ws, fanChunk), owner: b}
 		f.next = (f.next + 1) % Sinks
-		items = items[fanChunk:]
+		items, ws = items[fanChunk:], rest(ws, fanChunk)
 	}
 	f.addRun(items, ws)
 }
 
-// part is ws[i:j], or nil for nil ws.
-func part(ws []float64, i, j int) []float64 {
+// weights is the first n ≤ fanChunk of ws, or n ones for nil ws (every
+// item of weight 1).
+func weights(ws []float64, n int) []float64 {
+	if ws == nil {
+		return ones[:n]
+	}
+	return ws[:n]
+}
+
+// rest is ws less its first n, nil for nil ws.
+func rest(ws []float64, n int) []float64 {
 	if ws == nil {
 		return nil
 	}
-	return ws[i:j]
+	return ws[n:]
 }
 
 // addRun copies items into the current run (ws nil: each of weight 1),
@@ -129,17 +134,8 @@ func (f *fanout) addRun(items []estimate.Item, ws []float64) {
 		c := f.cur
 		n := min(len(items), fanChunk-len(c.items))
 		c.items = append(c.items, items[:n]...)
-		if ws != nil {
-			c.ws = append(c.ws, ws[:n]...)
-		} else {
-			for range n {
-				c.ws = append(c.ws, 1)
-			}
-		}
-		items = items[n:]
-		if ws != nil {
-			ws = ws[n:]
-		}
+		c.ws = append(c.ws, weights(ws, n)...)
+		items, ws = items[n:], rest(ws, n)
 		if len(c.items) == fanChunk {
 			f.send()
 		}

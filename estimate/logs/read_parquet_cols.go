@@ -60,9 +60,7 @@ func (r *reader) groupByColumns(pf *file.Reader, g int, cols []*pqCol, c *rowCon
 		for i, q := range cur {
 			frees[i] <- q // never blocks: colBuffers slots for colBuffers buffers
 		}
-		err := r.merge(b)
-		b.release()
-		if err != nil {
+		if err := r.merge(b); err != nil {
 			return err
 		}
 		left -= n

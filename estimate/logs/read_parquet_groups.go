@@ -39,7 +39,6 @@ func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size 
 			var err error
 			c.decodeGroup(pf, g, cols, bases[g], func(d *batch) bool {
 				err = r.merge(d)
-				d.release()
 				return err == nil
 			})
 			if err != nil {
@@ -79,9 +78,7 @@ func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size 
 	defer wg.Wait()
 	for g := range groups {
 		for b := range outs[g] {
-			err := r.merge(b)
-			b.release()
-			if err != nil {
+			if err := r.merge(b); err != nil {
 				close(stop)
 				return err
 			}
@@ -104,7 +101,7 @@ func cloneCols(cols []*pqCol) []*pqCol {
 }
 
 // decodeGroup decodes row group g in batches from getBatch handed to
-// emit, which releases each and reports whether to go on. A failure is
+// emit, which merges each (merge releases it) and reports whether to go on. A failure is
 // emitted as a batch with err set.
 func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int64, emit func(*batch) bool) {
 	fail := func(err error) { b := getBatch(); b.err = err; emit(b) }

@@ -77,7 +77,6 @@ func (r *reader) pipeline(ch *csvscan.Chunker, conv *rowConv, first []byte, firs
 		b := <-j.done
 		r.progress(int64(len(j.body)))
 		err := r.merge(b)
-		b.release()
 		if j.chunk != nil {
 			select {
 			case free <- j.chunk:
@@ -106,11 +105,10 @@ func (r *reader) sequential(ch *csvscan.Chunker, conv *rowConv, body []byte, lin
 		b := getBatch()
 		conv.parseChunk(recs, body, line, b)
 		r.progress(int64(len(body)))
-		err := r.merge(b)
-		b.release()
-		if err != nil {
+		if err := r.merge(b); err != nil {
 			return err
 		}
+		var err error
 		body, line, err = ch.Next(buf)
 		if err == io.EOF {
 			return nil

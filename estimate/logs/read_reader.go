@@ -134,8 +134,10 @@ func (r *reader) stopped() error {
 	return fmt.Errorf("read %s: stopped: %w", r.file, r.ctx.Err())
 }
 
-// merge takes in a parsed batch: items to the callback, counts to stats.
+// merge takes in a parsed batch (items to the callback, counts to stats)
+// and releases it.
 func (r *reader) merge(b *batch) error {
+	defer b.release()
 	if err := r.stopped(); err != nil {
 		return err
 	}

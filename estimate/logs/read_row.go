@@ -39,7 +39,8 @@ func getBatch() *batch {
 	return b
 }
 
-// hold adds a reader of b; each hold and getBatch is matched by a release.
+// hold adds a reader of b; each hold and getBatch is matched by a release
+// (merge releases the batch it takes).
 func (b *batch) hold() { b.refs.Add(1) }
 
 // release drops a reader of b: the last returns it to batchPool.
@@ -58,16 +59,11 @@ func (b *batch) reset() {
 
 // add appends a zero item to b.items and returns it, to be filled in
 // place: an item built elsewhere and copied in is read back in 16-byte
-// moves that wait for the smaller stores that built it.
+// moves that wait for the smaller stores that built it (the zero is
+// stored directly).
 func (b *batch) add() *estimate.Item {
-	n := len(b.items)
-	if n < cap(b.items) {
-		b.items = b.items[:n+1]
-		b.items[n] = estimate.Item{}
-	} else {
-		b.items = append(b.items, estimate.Item{})
-	}
-	return &b.items[n]
+	b.items = append(b.items, estimate.Item{})
+	return &b.items[len(b.items)-1]
 }
 
 func (b *batch) seen(t int64) {
