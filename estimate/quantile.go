@@ -31,17 +31,12 @@ func (s *Survival) Quantiles(ps []float64) []float64 {
 // applied to the lower and the upper pointwise band of S (see Band). An
 // end is NaN where its band never reaches p.
 func (s *Survival) QuantileBand(p, level float64, typ ConfType) (lo, hi float64) {
-	// Band at each age, without searching for it: the estimate at
-	// Time[i] is the one at the last index holding that age.
-	n := len(s.Time)
-	lower, upper := make([]float64, n), make([]float64, n)
+	// Band at each age, without searching for it: KaplanMeier gives each
+	// distinct age one index, so the estimate at Time[i] is index i's.
+	lower, upper := make([]float64, len(s.Time)), make([]float64, len(s.Time))
 	z := confZ(level)
-	for i, j := 0, 0; i < n; i++ {
-		j = max(j, i)
-		for j+1 < n && s.Time[j+1] <= s.Time[i] {
-			j++
-		}
-		lower[i], upper[i] = band(s.Surv[j], math.Sqrt(s.greenwood[j]), z, typ)
+	for i := range s.Time {
+		lower[i], upper[i] = band(s.Surv[i], math.Sqrt(s.greenwood[i]), z, typ)
 	}
 	return findQuantile(s.Time, lower, s.End(), p), findQuantile(s.Time, upper, s.End(), p)
 }

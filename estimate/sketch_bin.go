@@ -25,21 +25,19 @@ type binTable struct {
 	nudge     float64 // added to the scaled logarithm before rounding down
 	bits      uint    // the mantissa bits of the key
 	once      sync.Once
-	// edge[i] is the least age bin puts in bin i or above, for
-	// i = 1..bins+1 (edge[0] unused).
-	edge []float64
-	// search is what finding a bin reads, built with edge.
-	search binSearch
+	search    binSearch // built on first use
 }
 
 // binSearch finds the bin of an age in [lo, hi) from a built table: a
 // value of its own, so that a loop over many ages can keep it in
 // registers.
 type binSearch struct {
-	start []int32   // start[k] is the bin of the least age whose bits give key k
-	edge  []float64 // the table's edges
-	base  uint64    // the key of lo
-	shift uint      // 52 − bits: the key is the age's bits shifted right by it
+	start []int32 // start[k] is the bin of the least age whose bits give key k
+	// edge[i] is the least age the table's bin function puts in bin i or
+	// above, for i = 1..bins+1 (edge[0] unused).
+	edge  []float64
+	base  uint64 // the key of lo
+	shift uint   // 52 − bits: the key is the age's bits shifted right by it
 }
 
 // find is the bin of age, lo ≤ age < hi. A sliver of ages holds at most
@@ -92,9 +90,9 @@ func (t *binTable) outside(age float64) (int, bool) {
 func (t *binTable) findBuilt(age float64) int { return t.search.find(age) }
 
 func (t *binTable) build() {
-	t.edge = make([]float64, t.bins+2)
+	edge := make([]float64, t.bins+2)
 	for i := 1; i <= t.bins+1; i++ {
-		t.edge[i] = t.edgeOf(i)
+		edge[i] = t.edgeOf(i)
 	}
 	shift := 52 - t.bits
 	base := math.Float64bits(t.lo) >> shift
@@ -103,12 +101,12 @@ func (t *binTable) build() {
 	i := 0
 	for k := range start {
 		lo := math.Float64frombits((base + uint64(k)) << shift)
-		for i < t.bins && t.edge[i+1] <= lo {
+		for i < t.bins && edge[i+1] <= lo {
 			i++
 		}
 		start[k] = int32(max(i, 1))
 	}
-	t.search = binSearch{start: start, edge: t.edge, base: base, shift: shift}
+	t.search = binSearch{start: start, edge: edge, base: base, shift: shift}
 }
 
 // edgeOf is the least age that t.bin puts in bin i or above: near

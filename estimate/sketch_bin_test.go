@@ -19,7 +19,7 @@ func TestBinTables(t *testing.T) {
 		}
 		tab.find(1) // builds the table
 		for i := 1; i <= tab.bins+1; i++ {
-			e := tab.edge[i]
+			e := tab.search.edge[i]
 			check(e)
 			check(math.Nextafter(e, 0))
 			check(math.Nextafter(e, math.Inf(1)))
