@@ -19,6 +19,7 @@ type Records struct {
 	// len(buf) when there is none: most chunks have none, and one search
 	// of the chunk then saves one of every record.
 	quote int
+	marks marks
 }
 
 // SetMaxRecord makes Next report a record longer than n bytes (n <= 0:
@@ -38,6 +39,7 @@ func NewRecords(delim byte) *Records {
 func (r *Records) Reset(chunk []byte, line int) {
 	r.buf, r.off, r.line = chunk, 0, line
 	r.quote = -1
+	r.marks.at = -1
 }
 
 // quoteFrom is the offset of the first quote in buf at or after off, or
@@ -58,47 +60,53 @@ func (r *Records) quoteFrom(off int) int {
 // error (an *Error) the rest of the bad record is skipped and Next may be
 // called again.
 func (r *Records) Next() (fields [][]byte, line int, ok bool, err error) {
-	for r.off < len(r.buf) {
-		rest := r.buf[r.off:]
-		end := bytes.IndexByte(rest, '\n')
-		next := end + 1
+	m, buf := &r.marks, r.buf
+	for r.off < len(buf) {
+		if m.at != r.off {
+			m.seek(r.off, r.quoteFrom(r.off), r.delim)
+		}
+		// The fields up to the line feed at end, by the marks.
+		f, start, end := r.fields[:0], r.off, -1
+		from := start
+	marks:
+		for m.i < m.n || m.fill(buf) {
+			i, n, base := m.i, m.n, m.base
+			for i < n {
+				p := base + int(m.pos[i&(markBlock-1)])
+				i++
+				f = append(f, buf[from:p])
+				from = p + 1
+				if buf[p] == '\n' {
+					m.i, end = i, p
+					break marks
+				}
+			}
+			m.i = i
+		}
 		if end < 0 {
-			end, next = len(rest), len(rest)
+			if m.end < len(buf) {
+				return r.quoted() // a quote before the line's end
+			}
+			f, end = append(f, buf[from:]), len(buf)
 		}
-		rec := rest[:end]
-		if r.quoteFrom(r.off) < r.off+end {
-			return r.quoted()
-		}
+		r.fields = f
 		line = r.line
-		r.off += next
+		r.off = min(end+1, len(buf))
+		m.at = r.off
 		r.line++
-		if len(rec) > 0 && rec[len(rec)-1] == '\r' {
-			rec = rec[:len(rec)-1]
+		if n := len(f) - 1; end > start && buf[end-1] == '\r' {
+			f[n] = f[n][:len(f[n])-1]
+			end--
 		}
-		if len(rec) == 0 {
+		if end == start {
 			continue // blank line
 		}
-		if r.max > 0 && len(rec) > r.max {
+		if r.max > 0 && end-start > r.max {
 			return nil, line, true, tooLong(line, r.max)
 		}
-		return r.split(rec), line, true, nil
+		return f, line, true, nil
 	}
 	return nil, r.line, false, nil
-}
-
-func (r *Records) split(rec []byte) [][]byte {
-	f := r.fields[:0]
-	for {
-		i := bytes.IndexByte(rec, r.delim)
-		if i < 0 {
-			break
-		}
-		f = append(f, rec[:i])
-		rec = rec[i+1:]
-	}
-	f = append(f, rec)
-	r.fields = f
-	return f
 }
 
 // quoted parses a record holding quotes, byte by byte.
