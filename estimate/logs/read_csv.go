@@ -116,9 +116,12 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 	if l.created >= 0 {
 		s := trim(f[l.created])
 		if len(s) > 0 {
-			t, err := c.tp.parse(s)
-			if err != nil {
-				return c.fail(b, line, l.created, skipTime, "%v", err)
+			t, ok := c.tp.fast(s)
+			if !ok {
+				var err error
+				if t, err = c.tp.parse(s); err != nil {
+					return c.fail(b, line, l.created, skipTime, "%v", err)
+				}
 			}
 			v.created = t
 			epoch = l.signal >= 0 && c.tp.layout == "" && isNumber(s) // only the signal reads it
@@ -126,9 +129,12 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 	}
 	if l.settled >= 0 {
 		if s := trim(f[l.settled]); len(s) > 0 {
-			t, err := c.tp.parse(s)
-			if err != nil {
-				return c.fail(b, line, l.settled, skipTime, "%v", err)
+			t, ok := c.tp.fast(s)
+			if !ok {
+				var err error
+				if t, err = c.tp.parse(s); err != nil {
+					return c.fail(b, line, l.settled, skipTime, "%v", err)
+				}
 			}
 			v.settled = t
 		}
