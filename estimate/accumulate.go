@@ -100,6 +100,17 @@ type Accumulator struct {
 	tsNot100m bool // some settle timestamp is not a multiple of 100 ms
 }
 
+// written returns n zeros, in memory already written. A large slice comes
+// in pages fresh from the operating system, and adding to a page first
+// reads it, which maps the shared page of zeros; the write that follows
+// then faults again and flushes every CPU's TLB. Writing first faults
+// once.
+func written(n int) []float64 {
+	s := make([]float64, n)
+	clear(s)
+	return s
+}
+
 // Add adds one item.
 func (a *Accumulator) Add(it Item) { a.AddWeighted(it, 1) }
 
@@ -140,7 +151,7 @@ func (a *Accumulator) AddRun(items []Item, ws []float64) {
 		if it.Dated && age <= maxPhaseAge {
 			a.phaseW += w
 			if a.phase == nil {
-				a.phase = make([]float64, nPhaseBins)
+				a.phase = written(nPhaseBins)
 			}
 			a.addPhase(settlePhase(it.Created, age), w)
 		}
@@ -168,7 +179,7 @@ func (a *Accumulator) AddPhase(it Item, w float64) {
 	}
 	a.phaseW += w
 	if a.phase == nil {
-		a.phase = make([]float64, nPhaseBins)
+		a.phase = written(nPhaseBins)
 	}
 	a.addPhase(settlePhase(it.Created, it.Age), w)
 }
@@ -251,7 +262,7 @@ func (a *Accumulator) Merge(b *Accumulator) {
 	a.ageNotMn = a.ageNotMn || b.ageNotMn
 	if b.phase != nil {
 		if a.phase == nil {
-			a.phase = make([]float64, nPhaseBins)
+			a.phase = written(nPhaseBins)
 		}
 		for i, v := range b.phase {
 			a.phase[i] += v

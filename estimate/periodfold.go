@@ -65,7 +65,8 @@ func (pf *phaseFolder) fold(P float64) []float64 {
 		}
 	}
 	nP := int(math.Round(P * 10))
-	f := make([]float64, nP)
+	// Added to, so written first (see written).
+	f := written(nP)
 	for off := 0; off < len(src); off += nP { // len(src) is a multiple of nP
 		for j, v := range src[off : off+nP] {
 			f[j] += v
