@@ -9,7 +9,8 @@
 // sketch query of `pollfit sql --dialect duckdb`, and pollfit's
 // estimate, sketch, fit, eval of one schedule, frontier and report (and
 // with -old another build's fit and eval, to compare). For
-// each it reports the fastest of -runs: wall time, CPU time (user +
+// each it reports the fastest of -runs (the commands take turns, a run
+// of each a round): wall time, CPU time (user +
 // system: on a busy machine the wall time grows, the CPU time much less),
 // the child's peak resident memory (its VmHWM, from getrusage), and the
 // ratios of the wall and CPU times to DuckDB's histogram query on the
@@ -22,6 +23,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -86,27 +88,41 @@ func bench(sizes, formats, dir, bin, old, only string, runs int) error {
 	return nil
 }
 
-// benchLog runs every command on one log and prints a row for each.
+// benchLog runs every command on one log and prints a row for each. The
+// commands take turns, one run of each a round, so that a slow spell of
+// the machine falls on all of them alike, not on the ones that ran
+// during it.
 func benchLog(path string, n int, bin, old, dir, only string, runs int) error {
-	cmds, err := commands(path, bin, old, dir)
+	all, err := commands(path, bin, old, dir)
 	if err != nil {
 		return err
 	}
-	var base, baseCPU float64
-	for _, c := range cmds {
+	var cmds []command
+	for _, c := range all {
 		if only != "" && !strings.Contains(c.name, only) && !strings.Contains(c.name, "histogram") {
 			continue
 		}
 		if heavyAfterRead(c.name) && strings.HasSuffix(path, ".csv") && !*csvAll {
 			continue // the same work as on the Parquet log once read
 		}
-		m, err := best(c.argv, runs)
-		if err != nil {
-			return fmt.Errorf("%s on %s: %v", c.name, path, err)
+		cmds = append(cmds, c)
+	}
+	bests := make([]measure, len(cmds))
+	for i := range bests {
+		bests[i].wall = math.Inf(1)
+	}
+	for range max(runs, 1) {
+		for i, c := range cmds {
+			m, err := runOnce(c.argv)
+			if err != nil {
+				return fmt.Errorf("%s on %s: %v", c.name, path, err)
+			}
+			bests[i].keep(m)
 		}
-		if base == 0 {
-			base, baseCPU = m.wall, m.cpu
-		}
+	}
+	base, baseCPU := bests[0].wall, bests[0].cpu // DuckDB's histogram query
+	for i, c := range cmds {
+		m := bests[i]
 		fmt.Printf("| %d | %s | %s | %.2f | %.2f | %.0f | %.2f× | %.2f× |\n", n, strings.TrimPrefix(filepath.Ext(path), "."),
 			c.name, m.wall, m.cpu, float64(m.peakKB)/1024, m.wall/base, m.cpu/baseCPU)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,27 +87,29 @@ type measure struct {
 	peakKB    int64
 }
 
-// best runs argv runs times and keeps the fastest wall time, the
-// largest peak.
-func best(argv []string, runs int) (measure, error) {
-	b := measure{wall: math.Inf(1)}
-	for range max(runs, 1) {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Stdout, cmd.Stderr = nil, os.Stderr
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			return b, err
-		}
-		wall := time.Since(start).Seconds()
-		ps := cmd.ProcessState
-		if wall < b.wall {
-			b.wall, b.cpu = wall, (ps.UserTime() + ps.SystemTime()).Seconds()
-		}
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			b.peakKB = max(b.peakKB, ru.Maxrss) // kB on Linux: the child's VmHWM
-		}
+// runOnce runs argv once and measures it.
+func runOnce(argv []string) (measure, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout, cmd.Stderr = nil, os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return measure{}, err
 	}
-	return b, nil
+	ps := cmd.ProcessState
+	m := measure{wall: time.Since(start).Seconds(), cpu: (ps.UserTime() + ps.SystemTime()).Seconds()}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		m.peakKB = ru.Maxrss // kB on Linux: the child's VmHWM
+	}
+	return m, nil
+}
+
+// keep makes b the fastest of b and m (its wall and CPU time), with the
+// largest peak of the two.
+func (b *measure) keep(m measure) {
+	if m.wall < b.wall {
+		b.wall, b.cpu = m.wall, m.cpu
+	}
+	b.peakKB = max(b.peakKB, m.peakKB)
 }
 
 // buildPollfit builds the pollfit binary into dir.
