@@ -91,8 +91,9 @@ func isNumber(b []byte) bool {
 	return i == len(b)
 }
 
-// parse returns the Unix nanoseconds of the timestamp in b. Readers of
-// many rows call fast first, which inlines no better than parse would.
+// parse returns the Unix nanoseconds of the timestamp in b. The CSV
+// reader calls fast itself before parse: parse cannot inline, and the
+// call it saves is a fifth of a timestamp's cost.
 func (p *timeParser) parse(b []byte) (int64, error) {
 	if ns, ok := p.fast(b); ok {
 		return ns, nil
