@@ -118,9 +118,8 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 		if len(s) > 0 {
 			t, ok := c.tp.fast(s)
 			if !ok {
-				var err error
-				if t, err = c.tp.parse(s); err != nil {
-					return c.fail(b, line, l.created, skipTime, "%v", err)
+				if t, ok = c.notFast(s, l.created, line, b); !ok {
+					return false
 				}
 			}
 			v.created = t
@@ -131,9 +130,8 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 		if s := trim(f[l.settled]); len(s) > 0 {
 			t, ok := c.tp.fast(s)
 			if !ok {
-				var err error
-				if t, err = c.tp.parse(s); err != nil {
-					return c.fail(b, line, l.settled, skipTime, "%v", err)
+				if t, ok = c.notFast(s, l.settled, line, b); !ok {
+					return false
 				}
 			}
 			v.settled = t
@@ -167,6 +165,16 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 		}
 	}
 	return true
+}
+
+// notFast parses timestamp s of column col, which the fast parser did
+// not read, failing the row when it is bad.
+func (c *rowConv) notFast(s []byte, col, line int, b *batch) (int64, bool) {
+	t, err := c.tp.notFast(s)
+	if err != nil {
+		return 0, c.fail(b, line, col, skipTime, "%v", err)
+	}
+	return t, true
 }
 
 // signal parses a signal field: a timestamp, or an age.

@@ -101,8 +101,8 @@ func cloneCols(cols []*pqCol) []*pqCol {
 }
 
 // decodeGroup decodes row group g in batches from getBatch handed to
-// emit, which merges each (merge releases it) and reports whether to go on. A failure is
-// emitted as a batch with err set.
+// emit, which merges each (merge releases it) and reports whether to go
+// on. A failure is emitted as a batch with err set.
 func (c *rowConv) decodeGroup(pf *file.Reader, g int, cols []*pqCol, rowBase int64, emit func(*batch) bool) {
 	fail := func(err error) { b := getBatch(); b.err = err; emit(b) }
 	defer func() {

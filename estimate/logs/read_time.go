@@ -91,17 +91,20 @@ func isNumber(b []byte) bool {
 	return i == len(b)
 }
 
-// parse returns the Unix nanoseconds of the timestamp in b. The CSV
-// reader calls fast itself before parse: parse cannot inline, and the
-// call it saves is a fifth of a timestamp's cost.
+// parse returns the Unix nanoseconds of the timestamp in b.
 func (p *timeParser) parse(b []byte) (int64, error) {
 	if ns, ok := p.fast(b); ok {
 		return ns, nil
 	}
-	if p.layout == "" {
-		if isNumber(b) {
-			return p.epoch(b)
-		}
+	return p.notFast(b)
+}
+
+// notFast is parse for a timestamp fast does not read. The CSV reader
+// calls fast itself, then notFast: parse cannot inline, and the call it
+// saves is a fifth of a timestamp's cost.
+func (p *timeParser) notFast(b []byte) (int64, error) {
+	if p.layout == "" && isNumber(b) {
+		return p.epoch(b)
 	}
 	return p.slow(string(b))
 }
