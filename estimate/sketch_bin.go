@@ -71,7 +71,7 @@ func (t *binTable) find(age float64) int {
 		return b
 	}
 	t.once.Do(t.build)
-	return t.findBuilt(age)
+	return t.search.find(age)
 }
 
 // outside reports whether age is outside [lo, hi), and then its bin: 0
@@ -85,9 +85,6 @@ func (t *binTable) outside(age float64) (int, bool) {
 	}
 	return 0, false
 }
-
-// findBuilt is find for lo ≤ age < hi, once t is built.
-func (t *binTable) findBuilt(age float64) int { return t.search.find(age) }
 
 func (t *binTable) build() {
 	edge := make([]float64, t.bins+2)
