@@ -3,6 +3,7 @@ package fit
 import (
 	"context"
 	"fmt"
+	"github.com/pollfit/pollfit/internal/testenv"
 	"math"
 	"slices"
 	"sort"
@@ -29,8 +30,8 @@ import (
 // lag and cost (bruteLaw), and replays the best with ReplaySample.
 func TestFitBeatsBruteForceOnSpreadDeadlines(t *testing.T) {
 	sigmas := []time.Duration{0, 500 * time.Millisecond, 1500 * time.Millisecond, 3 * time.Second}
-	if testing.Short() {
-		sigmas = sigmas[2:3]
+	if !testenv.Long() {
+		sigmas = sigmas[2:3] // the spread the others bracket; all four in the long run
 	}
 	h := 15 * time.Minute
 	for _, sigma := range sigmas {

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"context"
+	"github.com/pollfit/pollfit/internal/testenv"
 	"slices"
 	"testing"
 	"time"
@@ -35,9 +36,7 @@ func TestDeadlineLandmarks(t *testing.T) {
 // 0.5 s, 1.07× at 1.5 s, 1.22× at 3 s; 1.60×, 1.52× and 1.49× before),
 // with a little room for the split.
 func TestStudyNearLimitOnSpreadDeadlines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("three studies of 40000 items")
-	}
+	testenv.SkipUnlessLong(t) // three studies of 40000 items
 	for _, c := range []struct {
 		sigma    time.Duration
 		maxRatio float64

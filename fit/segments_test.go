@@ -2,6 +2,7 @@ package fit
 
 import (
 	"context"
+	"github.com/pollfit/pollfit/internal/testenv"
 	"math"
 	"testing"
 
@@ -110,10 +111,8 @@ func TestAllocateHull(t *testing.T) {
 // schedule's held-out mean lag, at no more cost, and sharing the budget
 // beats giving each method 8.
 func TestStudySegmentsMixed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fits four segments twice")
-	}
-	t.Parallel() // minutes of fitting: shares the cores with the other slow tests
+	testenv.SkipUnlessLong(t) // fits four segments twice
+	t.Parallel()              // minutes of fitting: shares the cores with the other slow tests
 	rows := loggen.Rows(loggen.Segmented, 10000, 1)
 	items := loggen.Items(rows)
 	idx := map[string]int{}

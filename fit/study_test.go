@@ -2,6 +2,7 @@ package fit
 
 import (
 	"context"
+	"github.com/pollfit/pollfit/internal/testenv"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -58,7 +59,11 @@ func TestFitNeverLosesToANiceBaselineInSample(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 5))
 	h := 5 * time.Minute
 	models := []loggen.Model{loggen.Payments, loggen.Deadline, loggen.Batch}
-	for trial := range 36 {
+	trials := 36
+	if !testenv.Long() {
+		trials = 6 // two logs of each model; 36 in the long run
+	}
+	for trial := range trials {
 		items := loggen.Items(loggen.Rows(models[trial%3], 400, uint64(100+trial)))
 		base := randomNiceSchedule(r, 1+r.IntN(4), h)
 		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Horizon: h},
@@ -120,7 +125,11 @@ func TestFitBeatsBeforeAndNowInSample(t *testing.T) {
 func TestShippedSchedulesGiveUpAndCapTheStuck(t *testing.T) {
 	t.Parallel() // minutes of fitting: shares the cores with the other slow tests
 	nice := giveUpAges()
-	for _, log := range []string{"payments", "deadline", "batch"} {
+	names := []string{"payments", "deadline", "batch"}
+	if !testenv.Long() {
+		names = names[1:2] // the deadline log, whose burst the cap must hold; all three in the long run
+	}
+	for _, log := range names {
 		items, _, err := logs.Read([]string{"../testdata/" + log + ".csv"}, logs.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -213,10 +222,8 @@ func TestSameLagAsABaseline(t *testing.T) {
 // large from the same process, in at least 90% of 50 seeded trials (95%
 // nominal; the binomial sd of 50 trials at 95% is 3%).
 func TestBootstrapCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("50 studies")
-	}
-	t.Parallel() // minutes of fitting: shares the cores with the other slow tests
+	testenv.SkipUnlessLong(t) // 50 studies
+	t.Parallel()              // minutes of fitting: shares the cores with the other slow tests
 	base, err := schedule.Parse(beforeDSL + " until 15m")
 	if err != nil {
 		t.Fatal(err)
