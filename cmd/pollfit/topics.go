@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 	"io"
 	"sort"
@@ -21,7 +22,54 @@ var topics = map[string]*topic{
 		summary: "the schedule language, its clauses, durations and grammar",
 		text:    scheduleTopic,
 	},
+	"logs": {
+		name:    "logs",
+		summary: "reading logs: columns, status words, time formats, sketches, warehouses and pollfit sql",
+		text:    logsTopic,
+	},
+	"fitting": {
+		name:    "fitting",
+		summary: "estimate, fit, frontier and report in detail: the budget kinds, the give-up age, the limit and the shapes",
+		text:    fittingTopic,
+	},
+	"by": {
+		name:    "by",
+		summary: "one schedule per value of a column (--by), the shared budget and the exports per value",
+		text:    byTopic,
+	},
+	"export": {
+		name:    "export",
+		summary: "exporting a schedule for the pollers: formats, the BackOff API and the retry-library adapters",
+		text:    exportTopic,
+	},
+	"backoff": {
+		name:    "backoff",
+		summary: "retry strategies as baselines, pollfit delays, and retry storms with pollfit simulate",
+		text:    backoffTopic,
+	},
+	"limits": {
+		name:    "limits",
+		summary: "the ceilings that keep hostile or careless input from hanging pollfit or exhausting memory",
+		text:    limitsTopic,
+	},
 }
+
+// The reference topics, kept as plain text beside this file (help/*.txt):
+// the README links to them rather than repeating them.
+var (
+	//go:embed help/logs.txt
+	logsTopic string
+	//go:embed help/fitting.txt
+	fittingTopic string
+	//go:embed help/by.txt
+	byTopic string
+	//go:embed help/export.txt
+	exportTopic string
+	//go:embed help/backoff.txt
+	backoffTopic string
+	//go:embed help/limits.txt
+	limitsTopic string
+)
 
 // topicNames lists the help topics in order.
 func topicNames() []string {
