@@ -54,6 +54,15 @@ type Sketch struct {
 	Segments []*SketchSegment
 	segIndex map[string]int
 	touched  float64 // what AddRun reads ahead, kept so that it is read
+	// Dropped counts, by reason, the rows a SQL engine's query left out
+	// of its sketch (its rows of kind dropped), which the log readers
+	// would have refused or skipped (see SketchSQL); nil for none.
+	// Merge adds them up; WriteSketch does not write them: whoever
+	// reads a SQL sketch reports them, as the readers' skipped rows.
+	Dropped map[string]float64
+	// noSplit marks an empty SQL export, which names no split: it
+	// merges into a sketch of any split.
+	noSplit bool
 }
 
 // The sketch's age bins: bin 0 holds ages below sketchMin, bins
@@ -209,6 +218,18 @@ func (s *Sketch) split(h uint64, w float64) (fitW, outW float64) {
 // samples merge to the smaller Sample of the two (none when either has
 // none).
 func (s *Sketch) Merge(t *Sketch) error {
+	switch {
+	case t.noSplit && t.Empty():
+		s.addDropped(t.Dropped)
+		return nil
+	case s.noSplit && s.Empty():
+		dropped := s.Dropped
+		*s = *t
+		s.Dropped = nil
+		s.addDropped(t.Dropped)
+		s.addDropped(dropped)
+		return nil
+	}
 	if s.Holdout != t.Holdout || s.Seed != t.Seed {
 		return fmt.Errorf("sketch: merge a split of %g (seed %d) into one of %g (seed %d): sketches merge only with the same --holdout and --seed",
 			t.Holdout, t.Seed, s.Holdout, s.Seed)
@@ -227,10 +248,21 @@ func (s *Sketch) Merge(t *Sketch) error {
 		d.Fit.merge(&g.Fit, 0)
 		d.HeldOut.merge(&g.HeldOut, 0)
 	}
+	s.addDropped(t.Dropped)
 	s.Sample = min(s.Sample, t.Sample)
 	s.Fit.merge(&t.Fit, s.Sample)
 	s.HeldOut.merge(&t.HeldOut, s.Sample)
 	return nil
+}
+
+// addDropped adds counts of dropped rows to s's.
+func (s *Sketch) addDropped(d map[string]float64) {
+	for r, n := range d {
+		if s.Dropped == nil {
+			s.Dropped = map[string]float64{}
+		}
+		s.Dropped[r] += n
+	}
 }
 
 // Empty reports whether the sketch has no items.

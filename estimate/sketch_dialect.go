@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // A sqlDialect spells the few functions a sketch query needs that SQL
@@ -17,50 +20,66 @@ type sqlDialect struct {
 	mod func(a, b string) string
 	// log10 is the base-10 logarithm of a double.
 	log10 func(x string) string
-	// text is a status column trimmed and in lower case.
-	text func(col string) string
 	// str is the string type for CAST; segment columns are cast to it.
 	str string
+	// quote quotes a name (see sqlDialect.ident).
+	quote byte
+	// finite is whether a timestamp column is finite ("" for engines
+	// without infinite timestamps); epochUS is null for one that is not.
+	finite func(col string) string
+	// trim is a string trimmed of spaces and tabs, as the readers trim
+	// every field.
+	trim func(x string) string
 }
 
-func pctMod(a, b string) string   { return "((" + a + ") % " + b + ")" }
-func funcMod(a, b string) string  { return "MOD(" + a + ", " + b + ")" }
-func log10Func(x string) string   { return "LOG10(" + x + ")" }
-func lowerTrim(col string) string { return "LOWER(TRIM(" + col + "))" }
+func pctMod(a, b string) string  { return "((" + a + ") % " + b + ")" }
+func funcMod(a, b string) string { return "MOD(" + a + ", " + b + ")" }
+func log10Func(x string) string  { return "LOG10(" + x + ")" }
+func isFinite(col string) string { return "isfinite(" + col + ")" }
+
+// trimFunc trims with name(x, chars), chars a space and a tab as tab
+// spells the tab (a query holds no backslash).
+func trimFunc(name, tab string) func(string) string {
+	return func(x string) string { return name + "(" + x + ", " + tab + ")" }
+}
 
 // sqlDialects are the dialects SketchSQL writes, by name.
 var sqlDialects = map[string]sqlDialect{
 	"duckdb": {
-		epochUS: func(c string) string { return "epoch_us(" + c + ")" },
-		double:  "DOUBLE", bigint: "BIGINT", mod: pctMod, log10: log10Func, text: lowerTrim,
-		str: "VARCHAR",
+		epochUS: func(c string) string { return "CASE WHEN isfinite(" + c + ") THEN epoch_us(" + c + ") END" },
+		double:  "DOUBLE", bigint: "BIGINT", mod: pctMod, log10: log10Func,
+		str: "VARCHAR", quote: '"', finite: isFinite,
+		trim: func(x string) string { return "rtrim(ltrim(" + x + ", ' ' || chr(9)), ' ' || chr(9))" },
 	},
 	"postgres": {
-		epochUS: func(c string) string { return "CAST(EXTRACT(EPOCH FROM " + c + ") * 1000000 AS BIGINT)" },
-		double:  "DOUBLE PRECISION", bigint: "BIGINT", mod: funcMod, log10: log10Func, text: lowerTrim,
-		str: "TEXT",
+		epochUS: func(c string) string {
+			return "CASE WHEN isfinite(" + c + ") THEN CAST(EXTRACT(EPOCH FROM " + c + ") * 1000000 AS BIGINT) END"
+		},
+		double: "DOUBLE PRECISION", bigint: "BIGINT", mod: funcMod, log10: log10Func,
+		str: "TEXT", quote: '"', finite: isFinite, trim: trimFunc("BTRIM", "' ' || CHR(9)"),
 	},
 	"bigquery": {
 		epochUS: func(c string) string { return "UNIX_MICROS(" + c + ")" },
-		double:  "FLOAT64", bigint: "INT64", mod: funcMod, log10: log10Func, text: lowerTrim,
-		str: "STRING",
+		double:  "FLOAT64", bigint: "INT64", mod: funcMod, log10: log10Func,
+		str: "STRING", quote: '`', trim: trimFunc("TRIM", "CONCAT(' ', CODE_POINTS_TO_STRING([9]))"),
 	},
 	"spark": {
 		epochUS: func(c string) string { return "unix_micros(" + c + ")" },
-		double:  "DOUBLE", bigint: "BIGINT", mod: funcMod, log10: log10Func, text: lowerTrim,
-		str: "STRING",
+		double:  "DOUBLE", bigint: "BIGINT", mod: funcMod, log10: log10Func,
+		str: "STRING", quote: '`',
+		trim: func(x string) string { return "trim(BOTH concat(' ', chr(9)) FROM " + x + ")" },
 	},
 	"clickhouse": {
 		epochUS: func(c string) string { return "toUnixTimestamp64Micro(toDateTime64(" + c + ", 6))" },
 		double:  "Float64", bigint: "Int64", mod: pctMod, log10: log10Func,
-		text: func(c string) string { return "lower(trimBoth(" + c + "))" },
-		str:  "String",
+		str: "String", quote: '`',
+		trim: func(x string) string { return "replaceRegexpAll(" + x + ", '^[[:blank:]]+|[[:blank:]]+$', '')" },
 	},
 	"snowflake": {
 		epochUS: func(c string) string { return "DATE_PART(EPOCH_MICROSECOND, " + c + ")" },
 		double:  "DOUBLE", bigint: "BIGINT", mod: funcMod,
-		log10: func(x string) string { return "LOG(10, " + x + ")" }, text: lowerTrim,
-		str: "VARCHAR",
+		log10: func(x string) string { return "LOG(10, " + x + ")" },
+		str:   "VARCHAR", quote: '"', trim: trimFunc("TRIM", "' ' || CHR(9)"),
 	},
 }
 
@@ -93,19 +112,44 @@ func (d sqlDialect) int64Lit(n int64) string {
 func sqlStrings(words []string) (string, error) {
 	q := make([]string, len(words))
 	for i, w := range words {
-		if strings.ContainsAny(w, `'\`) {
-			return "", fmt.Errorf("sql: status word %q: quotes and backslashes are not supported", w)
+		if strings.ContainsAny(w, `'`+sqlUnsafe) || strings.ContainsFunc(w, unicode.IsControl) {
+			return "", fmt.Errorf("sql: status word %q: quotes, semicolons, backslashes and control characters are not supported", quote.Clip(w))
 		}
 		q[i] = "'" + w + "'"
 	}
 	return strings.Join(q, ", "), nil
 }
 
+// text is a status column trimmed and in lower case.
+func (d sqlDialect) text(col string) string {
+	if d.str == "String" { // ClickHouse
+		return "lower(" + d.trim(col) + ")"
+	}
+	return "LOWER(" + d.trim(col) + ")"
+}
+
 // segText is a segment column as text, trimmed, with null as "": the
 // value logs.EachBy gives a row.
 func (d sqlDialect) segText(col string) string {
 	if d.str == "String" { // ClickHouse
-		return "ifNull(trimBoth(toString(" + col + ")), '')"
+		return "ifNull(" + d.trim("toString("+col+")") + ", '')"
 	}
-	return "COALESCE(TRIM(CAST(" + col + " AS " + d.str + ")), '')"
+	return "COALESCE(" + d.trim("CAST("+col+" AS "+d.str+")") + ", '')"
+}
+
+// infinite is 1 when one of the timestamp columns is infinite, else 0.
+func (d sqlDialect) infinite(cols []string) string {
+	if d.finite == nil {
+		return "0"
+	}
+	var b strings.Builder
+	b.WriteString("CASE WHEN")
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(" OR")
+		}
+		b.WriteString(" NOT " + d.finite(c))
+	}
+	b.WriteString(" THEN 1 ELSE 0 END")
+	return b.String()
 }

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -50,8 +51,12 @@ import (
 //	segment,part,kind,bin,age_s,weight,sum_s,mixed,holdout,seed,segment_by
 //
 // with the column's name in the last. Its age_s is the least age in the
-// bin, as in pollfit's own sketches. Header names are matched
-// case-insensitively.
+// bin, as in pollfit's own sketches. Rows of kind dropped (DroppedKind)
+// count the rows the query left out: the reason in part, the count in
+// weight, bin, age_s, sum_s and mixed 0 (Sketch.Dropped). An export with
+// no rows is an empty sketch of no split, which merges into any. Header
+// names are matched case-insensitively, after a UTF-8 byte-order mark,
+// quoted or not, separated by commas or tabs (see IsSketch).
 //
 // Package estimate/logs writes and reads the same rows as a Parquet file
 // (logs.WriteParquetSketch).
@@ -72,12 +77,18 @@ const (
 	sqlSegHeader    = segHeader + ",holdout,seed,segment_by"
 )
 
-// IsSketch reports whether the start of a file (its first 20 bytes or
-// more) is a sketch's, pollfit's or a SQL engine's.
+// IsSketch reports whether the start of a file (its first line, or
+// enough of it to hold four column names) is a sketch's: pollfit's, or
+// a SQL engine's export, told by its parsed header (see
+// exportHeader: quoted or not, comma- or tab-separated, after a
+// byte-order mark or not).
 func IsSketch(head []byte) bool {
-	const n = len("part,kind,bin,age_s,")
-	h := string(head)
-	return strings.HasPrefix(h, sketchMagic) || len(h) >= n && (strings.EqualFold(h[:n], sqlSketchHeader[:n]) || strings.EqualFold(h[:n], sqlSegHeader[:n]))
+	h := bytes.TrimPrefix(head, []byte(utf8BOM))
+	if bytes.HasPrefix(h, []byte(sketchMagic)) {
+		return true
+	}
+	names, _, complete := exportHeader(h)
+	return exportKind(names, complete) != 0
 }
 
 // WriteSketch writes s as a sketch file (version 2, segmented when s
@@ -147,23 +158,28 @@ func b2i(b bool) int {
 }
 
 // ReadSketch reads a sketch file, pollfit's (version 1 or 2) or a SQL
-// engine's; name is for errors, which give the line and column.
+// engine's export (see IsSketch); name is for errors, which give the
+// line and column.
 func ReadSketch(r io.Reader, name string) (*Sketch, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	if !sc.Scan() || !IsSketch(sc.Bytes()) {
-		return nil, fmt.Errorf("%s:1: not a pollfit sketch (its first line is not %q)", name, sketchMagic+"2 ...")
+	br := bufio.NewReaderSize(r, 64*1024)
+	first, err := firstLine(br)
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: %v", name, err)
 	}
-	switch h := strings.TrimSpace(sc.Text()); {
-	case strings.EqualFold(h, sqlSketchHeader):
-		return readSQLSketch(sc, name, false)
-	case strings.EqualFold(h, sqlSegHeader):
-		return readSQLSketch(sc, name, true)
+	first = bytes.TrimRight(bytes.TrimPrefix(first, []byte(utf8BOM)), "\r\n")
+	names, comma, _ := exportHeader(append(first, '\n'))
+	if kind := exportKind(names, true); kind != 0 {
+		return readSQLSketch(csvRecords(br, comma), name, kind == 2)
 	}
-	s, err := parseSketchHeader(sc.Text(), name)
+	if !bytes.HasPrefix(first, []byte(sketchMagic)) {
+		return nil, fmt.Errorf("%s:1: not a pollfit sketch (its first line is not %q, nor a SQL export's header %s)", name, sketchMagic+"2 ...", sqlSketchHeader)
+	}
+	s, err := parseSketchHeader(string(first), name)
 	if err != nil {
 		return nil, err
 	}
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	header, want := sketchHeader, 7
 	if s.By != "" {
 		header, want = segHeader, 8

@@ -1,9 +1,9 @@
 package estimate
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -159,19 +159,30 @@ func rowError(err error, name string, line, offset int) error {
 	return fmt.Errorf("%s:%d:%d: %v", name, line, col, re)
 }
 
-// readSQLSketch reads the rows of a SQL engine's sketch after its
+// readSQLSketch reads the records of a SQL engine's sketch after its
 // header, segmented or not.
-func readSQLSketch(sc *bufio.Scanner, name string, segmented bool) (*Sketch, error) {
+func readSQLSketch(next recordSource, name string, segmented bool) (*Sketch, error) {
 	var s *Sketch
 	want, o := 9, 0
 	if segmented {
 		want, o = 11, 1
 	}
 	var split string // the first row's holdout,seed(,segment_by)
-	for line := 2; sc.Scan(); line++ {
-		f, err := splitSketchRow(sc.Text(), segmented, want, name, line)
-		if err != nil {
-			return nil, err
+	for {
+		f, line, err := next()
+		switch {
+		case err == io.EOF:
+			if s == nil {
+				s = &Sketch{noSplit: true} // no rows: an empty table, of no split
+			}
+			return s, nil
+		case err != nil && line > 0:
+			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+		case err != nil:
+			return nil, fmt.Errorf("%s: %v", name, err)
+		case len(f) != want:
+			header := map[bool]string{false: sqlSketchHeader, true: sqlSegHeader}[segmented]
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), want, header)
 		}
 		here := strings.Join(f[o+7:], ",")
 		switch {
@@ -187,15 +198,28 @@ func readSQLSketch(sc *bufio.Scanner, name string, segmented bool) (*Sketch, err
 		case here != split:
 			return nil, fmt.Errorf("%s:%d:%d: split %s differs from the first row's (%s)", name, line, o+8, quote.Clip(here), quote.Clip(split))
 		}
-		if err := s.readRow(f[:o+7], name, line); err != nil {
+		if f[o+1] == DroppedKind {
+			err = s.readDropped(f[o:o+7], name, line)
+		} else {
+			err = s.readRow(f[:o+7], name, line)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+}
+
+// readDropped reads a row of kind dropped (its part, kind, bin, age_s,
+// weight, sum_s and mixed fields): a count of rows the query left out,
+// its reason in the part field.
+func (s *Sketch) readDropped(f []string, name string, line int) error {
+	n, err := strconv.ParseFloat(f[4], 64)
+	if err != nil || !(n >= 1) || n != math.Trunc(n) || n > 1<<53 {
+		return fmt.Errorf("%s:%d: column weight: %q (want the count of dropped rows, a whole number ≥ 1)", name, line, quote.Clip(f[4]))
 	}
-	if s == nil {
-		s = &Sketch{} // no rows: an empty table
+	if f[0] == "" || len(s.Dropped) >= len(sqlReasons) && s.Dropped[f[0]] == 0 {
+		return fmt.Errorf("%s:%d: column part: %q (want the reason rows were dropped)", name, line, quote.Clip(f[0]))
 	}
-	return s, nil
+	s.addDropped(map[string]float64{f[0]: n})
+	return nil
 }

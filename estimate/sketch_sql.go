@@ -7,14 +7,15 @@ import (
 	"time"
 )
 
-// SQLOptions say what SketchSQL queries. Names go into the query as
-// given: quote them as the engine needs.
+// SQLOptions say what SketchSQL queries. Names are checked and quoted
+// for the dialect (see SketchSQL).
 type SQLOptions struct {
 	// Dialect is one of SQLDialects: duckdb, postgres, bigquery, spark,
 	// clickhouse or snowflake.
 	Dialect string
-	// Table is the table (or a parenthesised subquery) to sketch.
-	Table string
+	// Table is the table to sketch, a name or dotted schema.table; Query
+	// is a SELECT to sketch the rows of instead (give one of the two).
+	Table, Query string
 	// CreatedCol and SettledCol are timestamp columns (default
 	// created_at and settled_at); a null settled_at is pending.
 	CreatedCol, SettledCol string
@@ -22,70 +23,63 @@ type SQLOptions struct {
 	// table has none.
 	StatusCol string
 	NoStatus  bool
+	// SignalCol is a signal timestamp column ("" for none): the query
+	// then counts its timestamps in the default observed-at time and
+	// leaves out rows whose signal comes before their creation, as the
+	// reader does with a signal_at column.
+	SignalCol string
 	// FinalStatus and PendingStatus are status words added to the
 	// defaults, as in logs.Options.
 	FinalStatus, PendingStatus []string
 	// ObservedAt censors the pending rows without a settled_at; zero
-	// means the latest created_at or settled_at of the rows kept. (The
-	// reader counts a signal_at column's timestamps too: give ObservedAt
-	// when the table has one, to censor alike.)
+	// means the latest created_at, settled_at or SignalCol timestamp of
+	// the rows kept, as the reader takes it.
 	ObservedAt time.Time
 	// Holdout and Seed are the split, as for NewSketch.
 	Holdout float64
 	Seed    uint64
 	// By is a column to segment by ("" for none): the query then groups
-	// by its value too, cast to text and trimmed (null as ""), and
-	// returns it as the column segment, with the column's name in
-	// segment_by (the name as given, without one level of enclosing
-	// double quotes or backticks): a segmented sketch, as pollfit sketch
-	// --by makes.
+	// by its value too, cast to text and trimmed of spaces and tabs (null
+	// as ""), and returns it as the column segment, with the column's
+	// name in segment_by (its parts without their quotes): a segmented
+	// sketch, as pollfit sketch --by makes.
 	By string
 }
 
 // SketchSQL returns one SELECT over a table of a log whose result,
 // exported as CSV with a header, is the table's sketch, which ReadSketch
 // reads: the same bins, split and censoring as pollfit's own sketch of
-// the rows read with the default options (see the package doc). Rows the
-// reader would reject (an unknown status word, a settled_at before the
-// created_at, a final status without a settled_at, an age beyond
-// MaxAge, a null created_at) are left out, as --skip-bad skips them.
+// the rows read with the default options (see the package doc).
+//
+// Rows the reader would reject (an unknown status word, a settled_at
+// before the created_at, a final status without a settled_at, an age
+// beyond MaxAge, a null created_at, an infinite timestamp) are left out
+// of the bins and counted, by the reader's reason, in rows of kind
+// dropped (see WriteSketch), which ReadSketch keeps in Sketch.Dropped.
+//
+// Every name is an identifier or up to three dotted parts, each plain
+// ([A-Za-z_][A-Za-z0-9_]*, written as given) or in double quotes or
+// backticks (written in the dialect's quotes); Query is one SELECT. No
+// name, word or query may hold a semicolon or a backslash, so the query
+// is one statement in every engine and psql.
 func SketchSQL(opt SQLOptions) (string, error) {
 	d, err := lookupDialect(opt.Dialect)
 	if err != nil {
 		return "", err
 	}
-	if strings.TrimSpace(opt.Table) == "" {
-		return "", errors.New("sql: no table")
-	}
 	if _, err := NewSketch(opt.Holdout, opt.Seed); err != nil {
 		return "", fmt.Errorf("sql: %v", err)
 	}
 	q := &sqlQuery{d: d, opt: opt}
-	for _, c := range []struct {
-		col *string
-		def string
-	}{
-		{&q.opt.CreatedCol, "created_at"}, {&q.opt.SettledCol, "settled_at"}, {&q.opt.StatusCol, "status"},
-	} {
-		if *c.col == "" {
-			*c.col = c.def
-		}
+	if err := q.names(); err != nil {
+		return "", err
 	}
 	st, err := q.status()
 	if err != nil {
 		return "", err
 	}
-	by := ""
-	if opt.By != "" {
-		if by, err = sqlByName(opt.By); err != nil {
-			return "", err
-		}
-		by = " by=" + byField(by)
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "-- pollfit sketch v%d of %s: holdout=%s seed=%d%s (%s)\n", SketchVersion, strings.Join(strings.Fields(opt.Table), " "), num(opt.Holdout), opt.Seed, by, opt.Dialect)
-	b.WriteString("-- Export the result as CSV with a header; pollfit reads it as a sketch.\n")
-	b.WriteString("WITH\n")
+	q.head(&b)
 	q.rows(&b, st)
 	q.items(&b)
 	for r, x := range []string{"st", "c_ms", "a_us", "0"} {
@@ -93,30 +87,96 @@ func SketchSQL(opt SQLOptions) (string, error) {
 	}
 	q.binned(&b)
 	q.final(&b)
-	return b.String(), nil
+	out := b.String()
+	if i := strings.IndexAny(out, sqlUnsafe); i >= 0 {
+		return "", fmt.Errorf("sql: internal error: the query holds %q at byte %d", out[i], i+1)
+	}
+	return out, nil
+}
+
+// SQLFrom is what the sketch query of opt reads its rows from, as its
+// FROM clause writes it: the table's name, or the query in parentheses
+// with an alias.
+func SQLFrom(opt SQLOptions) (string, error) {
+	d, err := lookupDialect(opt.Dialect)
+	if err != nil {
+		return "", err
+	}
+	q := &sqlQuery{d: d, opt: opt}
+	if err := q.names(); err != nil {
+		return "", err
+	}
+	return q.from, nil
 }
 
 // sqlQuery writes the parts of a sketch query.
 type sqlQuery struct {
 	d   sqlDialect
 	opt SQLOptions
+	// The names as the query writes them: from is the table or the
+	// query in parentheses; signal and by are "" when not given.
+	from, created, settled, statusCol, signal, by string
 }
 
-// sqlByName is the segment column's name as segment_by records it.
-func sqlByName(col string) (string, error) {
-	name := col
-	if n := len(name); n >= 2 && (name[0] == '"' && name[n-1] == '"' || name[0] == '`' && name[n-1] == '`') {
-		name = name[1 : n-1]
+// names checks the table or query and the column names, and writes
+// them for the dialect.
+func (q *sqlQuery) names() error {
+	o := &q.opt
+	table, query := strings.TrimSpace(o.Table), strings.TrimSpace(o.Query)
+	switch {
+	case table == "" && query == "":
+		return errors.New("sql: no table: give --table NAME (or --query 'SELECT …')")
+	case table != "" && query != "":
+		return errors.New("sql: give --table or --query, not both")
+	case strings.HasPrefix(table, "("):
+		return fmt.Errorf("sql: --table %.40q…: a subquery goes in --query (without the parentheses)", table)
+	case query != "":
+		if err := checkQuery(query); err != nil {
+			return err
+		}
+		q.from = "(\n" + query + "\n) AS pollfit_rows"
 	}
-	if strings.ContainsAny(name, `'\`) || strings.TrimSpace(name) == "" {
-		return "", fmt.Errorf("sql: --by %q: want a column name without quotes or backslashes", col)
+	for _, c := range []struct {
+		flag, name, def string
+		out             *string
+	}{
+		{"--table", table, "", &q.from}, {"--created-col", o.CreatedCol, "created_at", &q.created},
+		{"--settled-col", o.SettledCol, "settled_at", &q.settled}, {"--status-col", o.StatusCol, "status", &q.statusCol},
+		{"--signal-col", o.SignalCol, "", &q.signal}, {"--by", o.By, "", &q.by},
+	} {
+		name := c.name
+		if name == "" {
+			name = c.def
+		}
+		if name == "" {
+			continue
+		}
+		id, err := q.d.ident(c.flag, name)
+		if err != nil {
+			return err
+		}
+		*c.out = id
 	}
-	return name, nil
+	return nil
+}
+
+// head writes the query's first lines: what it sketches, and how.
+func (q *sqlQuery) head(b *strings.Builder) {
+	what, by := q.from, ""
+	if q.opt.Query != "" {
+		what = "a query"
+	}
+	if q.by != "" {
+		by = " by=" + byField(identName(q.opt.By))
+	}
+	fmt.Fprintf(b, "-- pollfit sketch v%d of %s: holdout=%s seed=%d%s (%s)\n", SketchVersion, what, num(q.opt.Holdout), q.opt.Seed, by, q.opt.Dialect)
+	b.WriteString("-- Export the result as CSV with a header: pollfit reads it as a sketch.\n")
+	b.WriteString("WITH\n")
 }
 
 // seg is ", seg" when the query is segmented, for the column lists.
 func (q *sqlQuery) seg() string {
-	if q.opt.By == "" {
+	if q.by == "" {
 		return ""
 	}
 	return ", seg"
@@ -129,7 +189,7 @@ func (q *sqlQuery) status() (string, error) {
 	if q.opt.NoStatus {
 		return "-1", nil
 	}
-	col := q.opt.StatusCol
+	col := q.statusCol
 	words := NewStatusWords(q.opt.FinalStatus, q.opt.PendingStatus).ByStatus()
 	var b strings.Builder
 	fmt.Fprintf(&b, "CASE WHEN %s IS NULL OR %s = '' THEN -1", col, q.d.text(col))
@@ -146,26 +206,6 @@ func (q *sqlQuery) status() (string, error) {
 
 // maxAgeUS is MaxAge in microseconds.
 const maxAgeUS = int64(MaxAge / time.Microsecond)
-
-// rows writes the CTEs src (a row's times in microseconds and its status
-// code), ok (the rows the reader accepts, but for the observed-at time)
-// and obs (the observed-at time).
-func (q *sqlQuery) rows(b *strings.Builder, status string) {
-	d, o := q.d, q.opt
-	seg := ""
-	if o.By != "" {
-		seg = ",\n    " + d.segText(o.By) + " AS seg"
-	}
-	fmt.Fprintf(b, "src AS (\n  SELECT %s AS c_us,\n    %s AS s_us,\n    %s AS st%s\n  FROM %s\n),\n",
-		d.epochUS(o.CreatedCol), d.epochUS(o.SettledCol), status, seg, o.Table)
-	fmt.Fprintf(b, "ok AS (\n  SELECT c_us, s_us, st%s FROM src\n  WHERE c_us IS NOT NULL AND st <> -2\n"+
-		"    AND ((s_us IS NULL AND st IN (-1, 0)) OR (s_us >= c_us AND s_us - c_us <= %d))\n),\n", q.seg(), maxAgeUS)
-	obs := "MAX(GREATEST(c_us, COALESCE(s_us, c_us))) AS o_us FROM ok"
-	if !o.ObservedAt.IsZero() {
-		obs = fmt.Sprintf("%s AS o_us", d.int64Lit(o.ObservedAt.UnixMicro()))
-	}
-	fmt.Fprintf(b, "obs AS (\n  SELECT %s\n),\n", obs)
-}
 
 // items writes the CTE items: each row's status code, age in
 // microseconds, and the hash's fields: creation time in milliseconds
@@ -196,35 +236,10 @@ func (q *sqlQuery) round(b *strings.Builder, r int, x string) {
 	fmt.Fprintf(b, "h%d AS (\n  SELECT %s, %s AS h FROM y%d\n),\n", r, cols, d.mod(fmt.Sprintf("%s * %d + y", d.mod("y * y", p), hashK), p), r)
 }
 
-// binned writes the CTE binned: each row's part, kind, bin and age.
-func (q *sqlQuery) binned(b *strings.Builder) {
-	d := q.d
-	lg := fmt.Sprintf("CAST(FLOOR(%s * %d + %g) AS %s) + 1", d.log10(fmt.Sprintf("CAST(age_us AS %s) / 1000.0", d.double)), sketchPerDecade, sketchNudge, d.bigint)
-	fmt.Fprintf(b, "binned AS (\n  SELECT CASE WHEN h < %d THEN 'heldout' ELSE 'fit' END AS part,\n"+
-		"    CASE st WHEN 1 THEN 'settled' WHEN 2 THEN 'failed' ELSE 'pending' END AS kind,\n"+
-		"    CASE WHEN age_us < 1000 THEN 0 WHEN age_us >= %d THEN %d\n      ELSE LEAST(GREATEST(%s, 1), %d) END AS bin,\n"+
-		"    age_us%s\n  FROM h4\n)\n",
-		sqlThreshold(q.opt.Holdout), int64(sketchMax*1e6), nSketchBins-1, lg, sketchBins, q.seg())
-}
-
 // sqlThreshold is the hold-out threshold T, 0 when nothing is held out.
 func sqlThreshold(share float64) uint64 {
 	if share <= 0 {
 		return 0
 	}
 	return holdThreshold(share)
-}
-
-// final writes the SELECT of the bins.
-func (q *sqlQuery) final(b *strings.Builder) {
-	d := q.d
-	first, last, group := "", "", "part, kind, bin"
-	if q.opt.By != "" {
-		name, _ := sqlByName(q.opt.By) // checked by SketchSQL
-		first, last, group = "seg AS segment, ", fmt.Sprintf(",\n  '%s' AS segment_by", name), "seg, "+group
-	}
-	fmt.Fprintf(b, "SELECT %spart, kind, bin,\n  CAST(MIN(age_us) AS %s) / 1000000.0 AS age_s,\n  COUNT(*) AS weight,\n"+
-		"  SUM(CAST(age_us AS %s) / 1000000.0) AS sum_s,\n  CASE WHEN MIN(age_us) <> MAX(age_us) THEN 1 ELSE 0 END AS mixed,\n"+
-		"  %s AS holdout,\n  %d AS seed%s\nFROM binned\nGROUP BY %s\nORDER BY %s\n",
-		first, d.double, d.double, num(q.opt.Holdout), q.opt.Seed, last, group, group)
 }

@@ -52,10 +52,13 @@ func TestSketchSQLErrors(t *testing.T) {
 		want string
 	}{
 		{SQLOptions{Dialect: "oracle", Table: "t"}, `sql: dialect "oracle": want one of bigquery, clickhouse, duckdb, postgres, snowflake, spark`},
-		{SQLOptions{Dialect: "duckdb"}, "sql: no table"},
+		{SQLOptions{Dialect: "duckdb"}, "sql: no table: give --table NAME (or --query"},
+		{SQLOptions{Dialect: "duckdb", Table: "t", Query: "SELECT 1"}, "sql: give --table or --query, not both"},
+		{SQLOptions{Dialect: "postgres", Table: "(SELECT * FROM t)"}, "a subquery goes in --query"},
 		{SQLOptions{Dialect: "duckdb", Table: "t", Holdout: 1}, "sql: sketch: hold-out share 1"},
 		{SQLOptions{Dialect: "duckdb", Table: "t", FinalStatus: []string{"it's"}}, `sql: status word "it's"`},
-		{SQLOptions{Dialect: "duckdb", Table: "t", By: "o'k"}, `sql: --by "o'k": want a column name without quotes`},
+		{SQLOptions{Dialect: "duckdb", Table: "t", By: "o'k"}, `sql: --by "o'k": '\'' at byte 2; want a name`},
+		{SQLOptions{Dialect: "duckdb", Table: "t", FinalStatus: []string{"ok;"}}, `sql: status word "ok;": quotes, semicolons`},
 	} {
 		if _, err := SketchSQL(c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.opt, err, c.want)

@@ -100,7 +100,7 @@
 //
 // Print the SQL that computes a table's sketch inside a warehouse.
 //
-//	pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [column flags]
+//	pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME|--query SELECT [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [column flags]
 //
 // # Topic: schedule
 //

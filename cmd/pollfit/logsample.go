@@ -100,7 +100,7 @@ func joinSamples(smps ...fit.Sample) fit.Sample {
 // sketchInput reads sketch files for eval: their bins, or both parts'
 // item samples when n needs creation times or signals.
 func (r *readFlags) sketchInput(e *env, args []string, n itemNeeds) (logInput, error) {
-	s, _, err := readSketches(args)
+	s, _, err := r.readSketchFiles(e, args)
 	if err != nil {
 		return logInput{}, err
 	}

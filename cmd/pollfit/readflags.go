@@ -139,7 +139,7 @@ func (r *readFlags) each(e *env, paths []string, fn func(estimate.Item)) (logs.S
 // eachWeighted is each for inputs that may be histograms (weights) or
 // sketches (their bins, both parts).
 func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, float64)) (logs.Stats, error) {
-	if sk, ok, err := readSketches(paths); err != nil {
+	if sk, ok, err := r.readSketchFiles(e, paths); err != nil {
 		return logs.Stats{}, err
 	} else if ok {
 		return sketchRuns(sk, paths, func(items []estimate.Item, ws []float64) {
@@ -160,7 +160,7 @@ func (r *readFlags) eachWeighted(e *env, paths []string, fn func(estimate.Item, 
 // logs.Sinks goroutines, each with its own sink from newSink; a sketch's
 // bins all go to one sink.
 func (r *readFlags) eachParallel(e *env, paths []string, newSink func() func([]estimate.Item, []float64)) (logs.Stats, error) {
-	if sk, ok, err := readSketches(paths); err != nil {
+	if sk, ok, err := r.readSketchFiles(e, paths); err != nil {
 		return logs.Stats{}, err
 	} else if ok {
 		return sketchRuns(sk, paths, newSink()), nil
@@ -232,7 +232,7 @@ func (r *readFlags) readSample(e *env, args []string) (fit.Sample, logs.Stats, e
 // sketchStats are what reading a sketch found: its bins as rows, its
 // counts rounded.
 func sketchStats(s *estimate.Sketch, files []string) logs.Stats {
-	st := logs.Stats{Files: files}
+	st := logs.Stats{Files: files, Skipped: droppedStats(s)}
 	for _, a := range []*estimate.SketchPart{&s.Fit, &s.HeldOut} {
 		items, _ := a.Bins()
 		st.Rows += int64(len(items))
@@ -248,7 +248,7 @@ func sketchStats(s *estimate.Sketch, files []string) logs.Stats {
 // sketch of the study's split, read in one pass, unless the study may
 // need its items (n); then the study splits the items itself.
 func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n itemNeeds) (logInput, error) {
-	sk, ok, err := readSketches(args)
+	sk, ok, err := r.readSketchFiles(e, args)
 	switch {
 	case err != nil:
 		return logInput{}, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
@@ -131,6 +132,9 @@ func (r *readFlags) eachBy(e *env, args []string, by, cmd string, fn func(it est
 	}
 	if len(args) > 0 && isSketchFile(args[0]) {
 		sk, err := readSketchesBy(args, by, cmd)
+		if err == nil {
+			err = r.dropped(e, sk, strings.Join(args, ", "))
+		}
 		if err != nil {
 			return logs.Stats{}, err
 		}

@@ -43,9 +43,16 @@ the same column merge value by value. The file is CSV, documented in
 file's key-value metadata: 'go doc github.com/pollfit/pollfit/estimate/logs
 WriteParquetSketch'); CSV and Parquet sketches merge alike. --from runs
 the query of 'pollfit sql --dialect postgres' (with --table, --by, the
-split and the column, status and --observed-at flags) on a PostgreSQL
-server through the pure-Go driver pgx, streaming its result into the
-sketch: the rows never leave the database.`,
+split and the column, status, --signal-col and --observed-at flags) on a
+PostgreSQL server through the pure-Go driver pgx, streaming its result
+into the sketch: the rows never leave the database. It runs as one
+statement of the extended protocol in a read-only transaction, within
+--connect-timeout to connect and --query-timeout (the query's
+statement_timeout); on SIGINT or SIGTERM the server is asked to cancel
+it. The server's own error is shown, and no password of the URL is ever
+printed. Rows the log readers would refuse (an unknown status, an
+infinite timestamp, ...) are an error, or with --skip-bad counted by
+reason.`,
 		flags: sketchFlags,
 	})
 }
@@ -56,21 +63,28 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	by := fs.String("by", "", fmt.Sprintf("one sketch per value of this column, in one file (a segment column; at most %d values)", estimate.MaxSketchSegments))
 	out := fs.StringP("output", "o", "", "output file (default stdout; a name ending in .parquet writes Parquet)")
 	force := fs.Bool("force", false, "overwrite an existing output file")
-	from := fs.String("from", "", "run the sketch query on this PostgreSQL server (postgres://user@host/db) instead of reading logs")
-	table := fs.String("table", "", "with --from: the table (or parenthesised subquery) holding the log")
-	noStatus := fs.Bool("no-status", false, "with --from: the table has no status column")
+	var ff fromFlags
+	fs.StringVar(&ff.dsn, "from", "", "run the sketch query on this PostgreSQL server (postgres://user@host/db) instead of reading logs")
+	fs.StringVar(&ff.table, "table", "", "with --from: the table holding the log (a name, or schema.table)")
+	fs.StringVar(&ff.query, "query", "", "with --from: a SELECT whose rows are the log, instead of --table (one statement, no ';')")
+	fs.BoolVar(&ff.noStatus, "no-status", false, "with --from: the table has no status column")
+	fs.DurationVar(&ff.connect, "connect-timeout", defaultConnectTimeout, "with --from: give up connecting after this long")
+	fs.DurationVar(&ff.timeout, "query-timeout", defaultQueryTimeout, "with --from: the query's statement_timeout; the server is asked to cancel it after this long")
 	sample := fs.Int("sample", estimate.DefaultSample, "most rows of each part's item sample (0: none)")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
-		if *from != "" {
-			s, err := rf.sketchFromServer(e, *from, *table, *noStatus, *by, *holdout, *seed, args)
+		if ff.dsn != "" {
+			ff.connectSet = fs.Changed("connect-timeout")
+			s, err := rf.sketchFromServer(e, ff, *by, *holdout, *seed, args)
 			if err != nil {
 				return err
 			}
 			return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return writeSketchFile(w, *out, s) })
 		}
-		if *table != "" || *noStatus {
-			return usagef("sketch: --table and --no-status go with --from")
+		for _, f := range []string{"table", "query", "no-status", "connect-timeout", "query-timeout"} {
+			if fs.Changed(f) {
+				return usagef("sketch: --%s goes with --from", f)
+			}
 		}
 		if len(args) == 0 {
 			return usagef("sketch: give LOG files (or sketches to merge)")
@@ -86,11 +100,14 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		switch {
 		case isSketchFile(args[0]):
 			s, err = mergeSketchFiles(args, *by)
+			if err == nil {
+				err = rf.dropped(e, s, strings.Join(args, ", "))
+			}
 			if err == nil && (fs.Changed("holdout") || fs.Changed("seed")) && (s.Holdout != *holdout || s.Seed != *seed) {
 				err = fmt.Errorf("sketch: the sketches split %g (seed %d), not --holdout %g --seed %d: sketches merge only with the same --holdout and --seed", s.Holdout, s.Seed, *holdout, *seed)
 			}
 		case *by != "":
-			s, err = rf.segmentedSketch(e, args, *by, *holdout, *seed)
+			s, err = rf.segmentedSketch(e, args, *by, *holdout, *seed, *sample)
 		default:
 			s, err = rf.sketchOf(e, args, *holdout, *seed, *sample)
 		}
@@ -134,12 +151,14 @@ func mergeSketches(args []string, check func(name string, s *estimate.Sketch) er
 	return all, nil
 }
 
-// segmentedSketch reads raw logs into a sketch per value of column by.
-func (r *readFlags) segmentedSketch(e *env, args []string, by string, holdout float64, seed uint64) (*estimate.Sketch, error) {
+// segmentedSketch reads raw logs into a sketch per value of column by,
+// with item samples of k rows a part (of all values together).
+func (r *readFlags) segmentedSketch(e *env, args []string, by string, holdout float64, seed uint64, k int) (*estimate.Sketch, error) {
 	s, err := estimate.NewSegmentedSketch(by, holdout, seed)
 	if err != nil {
 		return nil, usagef("sketch: %v", err)
 	}
+	s.Sample = k
 	var full error
 	_, err = r.eachBy(e, args, by, "sketch", func(it estimate.Item, w float64, _ int, v string) {
 		if full == nil {
@@ -177,7 +196,7 @@ func isSketchFile(name string) bool {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, 32)
+	head := make([]byte, 256) // a SQL export's header, quoted, after a byte-order mark
 	n, _ := io.ReadFull(f, head)
 	if isParquet(head[:n]) {
 		return logs.IsParquetSketch(name) || strings.HasSuffix(strings.ToLower(name), ".sketch.parquet")

@@ -3,52 +3,53 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/csv"
+	"errors"
 	"fmt"
-	"io"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/pollfit/pollfit/estimate"
 )
 
-// isServerURL reports whether s names a database server sketch --from
-// can query.
-func isServerURL(s string) bool {
-	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
-}
+// The defaults of sketch --from's --connect-timeout and --query-timeout.
+const (
+	defaultConnectTimeout = 10 * time.Second
+	defaultQueryTimeout   = 30 * time.Minute
+)
 
-// redact is a server URL without its password, to name it in messages.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "the --from URL"
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
+// fromFlags are sketch --from's own flags.
+type fromFlags struct {
+	dsn, table, query string
+	noStatus          bool
+	connect, timeout  time.Duration
+	// connectSet: --connect-timeout was given, and overrides the URL's
+	// connect_timeout (which overrides the flag's default).
+	connectSet bool
 }
 
 // sketchFromServer is sketch --from: the flags of the reader that the
 // query takes, checked, and the query run on the server.
-func (r *readFlags) sketchFromServer(e *env, dsn, table string, noStatus bool, by string, holdout float64, seed uint64, args []string) (*estimate.Sketch, error) {
+func (r *readFlags) sketchFromServer(e *env, f fromFlags, by string, holdout float64, seed uint64, args []string) (*estimate.Sketch, error) {
 	switch {
-	case !isServerURL(dsn):
-		return nil, usagef("sketch --from %q: want a postgres:// or postgresql:// URL", redact(dsn))
+	case !isServerURL(f.dsn):
+		return nil, usagef("sketch --from %s: want a postgres:// or postgresql:// URL", redact(f.dsn))
 	case len(args) > 0:
 		return nil, usagef("sketch --from: unexpected argument %q: the rows come from the server", args[0])
-	case table == "":
-		return nil, usagef("sketch --from: give --table")
-	case r.duration != "" || r.signal != "" || r.histogram || r.timeFormat != "":
-		return nil, usagef("sketch --from: the query reads timestamps and a status: --duration-col, --signal-col, --histogram and --time-format are for logs")
+	case f.table == "" && f.query == "":
+		return nil, usagef("sketch --from: give --table (or --query)")
+	case r.duration != "" || r.histogram || r.timeFormat != "":
+		return nil, usagef("sketch --from: the query reads timestamps and a status: --duration-col, --histogram and --time-format are for logs")
+	case f.connect <= 0 || f.timeout <= 0:
+		return nil, usagef("sketch --from: --connect-timeout %v, --query-timeout %v: want durations above 0", f.connect, f.timeout)
 	}
-	o := estimate.SQLOptions{Table: table, CreatedCol: cmp.Or(r.created, "created_at"), SettledCol: cmp.Or(r.settled, "settled_at"),
-		StatusCol: cmp.Or(r.status, "status"), NoStatus: noStatus, FinalStatus: r.final, PendingStatus: r.pending,
-		Holdout: holdout, Seed: seed, By: by}
+	o := estimate.SQLOptions{Table: f.table, Query: f.query, CreatedCol: cmp.Or(r.created, "created_at"), SettledCol: cmp.Or(r.settled, "settled_at"),
+		StatusCol: cmp.Or(r.status, "status"), NoStatus: f.noStatus, SignalCol: r.signal, FinalStatus: r.final, PendingStatus: r.pending,
+		Holdout: holdout, Seed: seed, By: by, Dialect: "postgres"}
 	if r.observedAt != "" {
 		t, err := parseObservedAt(r.observedAt, time.UTC)
 		if err != nil {
@@ -56,63 +57,109 @@ func (r *readFlags) sketchFromServer(e *env, dsn, table string, noStatus bool, b
 		}
 		o.ObservedAt = t
 	}
-	return sketchFrom(e.context(), dsn, o)
-}
-
-// sketchFrom runs the PostgreSQL sketch query of o on the server at
-// dsn and reads the result as a sketch. The rows stream through the
-// reader of an exported CSV (estimate.ReadSketch), in PostgreSQL's text
-// form, as psql --csv would write them: one parser for both routes, and
-// nothing held but the sketch.
-func sketchFrom(ctx context.Context, dsn string, o estimate.SQLOptions) (*estimate.Sketch, error) {
-	name := redact(dsn)
-	o.Dialect = "postgres"
-	q, err := estimate.SketchSQL(o)
-	if err != nil {
+	if _, err := estimate.SketchSQL(o); err != nil {
 		return nil, usagef("sketch --from: %v", err)
 	}
-	conn, err := pgx.Connect(ctx, dsn)
+	s, err := sketchFrom(e.context(), f, o)
 	if err != nil {
-		return nil, fmt.Errorf("sketch --from %s: %v", name, err)
+		return nil, errors.New(scrub(err.Error(), f.dsn))
 	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	rows, err := conn.Query(ctx, q, pgx.QueryExecModeSimpleProtocol)
+	return s, r.dropped(e, s, redact(f.dsn))
+}
+
+// sketchFrom runs the PostgreSQL sketch query q on the server at f.dsn:
+// connected within f.connect, in a read-only transaction, through the
+// extended protocol (which runs one statement a call), under a
+// statement_timeout of f.timeout. On the context's end (a signal) or
+// past f.timeout the server is asked to cancel the query. The rows
+// stream through the reader of an exported CSV (estimate.ReadSketch),
+// in PostgreSQL's text form, as psql --csv would write them: one parser
+// for both routes, and nothing held but the sketch. An empty result is
+// an empty sketch of the split asked for.
+func sketchFrom(ctx context.Context, f fromFlags, o estimate.SQLOptions) (*estimate.Sketch, error) {
+	name := redact(f.dsn)
+	cfg, err := pgx.ParseConfig(f.dsn)
 	if err != nil {
-		return nil, fmt.Errorf("sketch --from %s: %v", name, err)
+		return nil, usagef("sketch --from %s: %v", name, err)
 	}
-	defer rows.Close()
-	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(copyRows(rows, pw)) }()
-	s, err := estimate.ReadSketch(pr, name)
-	pr.CloseWithError(io.ErrClosedPipe) // stops copyRows if the reader quit early
+	if cfg.ConnectTimeout == 0 || f.connectSet {
+		cfg.ConnectTimeout = f.connect
+	}
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 2 * time.Second}
+	}
+	// The server's statement_timeout ends the query first, with its own
+	// message; the context, a little later, ends a stalled connection.
+	ctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout+f.timeout+5*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("sketch --from %s: no answer within --connect-timeout %v: %v", name, cfg.ConnectTimeout, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("sketch --from %v", err)
+		return nil, serverError(ctx, name, f, err)
+	}
+	defer func() {
+		c, stop := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer stop()
+		conn.Close(c)
+	}()
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, serverError(ctx, name, f, err)
+	}
+	if _, err := tx.Exec(ctx, "SELECT set_config('statement_timeout', $1, true)", fmt.Sprint(f.timeout.Milliseconds())); err != nil {
+		return nil, serverError(ctx, name, f, err)
+	}
+	if o.SignalCol == "" {
+		if o.SignalCol, err = signalColumn(ctx, conn.PgConn(), o); err != nil {
+			return nil, serverError(ctx, name, f, err)
+		}
+	}
+	q, err := estimate.SketchSQL(o)
+	if err != nil {
+		return nil, err
+	}
+	rr := conn.PgConn().ExecParams(ctx, q, nil, nil, nil, nil) // nil formats: text, as psql writes it
+	s, err := readResult(rr, name, o.Holdout, o.Seed)
+	if err != nil {
+		return nil, serverError(ctx, name, f, err)
 	}
 	return s, nil
 }
 
-// copyRows writes the result's header and rows to w as CSV.
-func copyRows(rows pgx.Rows, w io.Writer) error {
-	cw := csv.NewWriter(w)
-	var rec []string
-	for _, f := range rows.FieldDescriptions() {
-		rec = append(rec, f.Name)
+// signalColumn is the table's signal_at column (of a timestamp type),
+// quoted, when it has one: the log readers count its timestamps without being told, and so
+// the query must, to censor alike.
+func signalColumn(ctx context.Context, c *pgconn.PgConn, o estimate.SQLOptions) (string, error) {
+	from, err := estimate.SQLFrom(o)
+	if err != nil {
+		return "", err
 	}
-	if err := cw.Write(rec); err != nil {
-		return err
-	}
-	for rows.Next() {
-		rec = rec[:0]
-		for _, v := range rows.RawValues() {
-			rec = append(rec, string(v))
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
+	rr := c.ExecParams(ctx, "SELECT * FROM "+from+" LIMIT 0", nil, nil, nil, nil)
+	var col string
+	for _, fd := range rr.FieldDescriptions() {
+		stamp := fd.DataTypeOID == pgtype.TimestamptzOID || fd.DataTypeOID == pgtype.TimestampOID
+		if stamp && strings.ToLower(strings.TrimSpace(fd.Name)) == "signal_at" && !strings.ContainsAny(fd.Name, "\"`;\\'") {
+			col = `"` + fd.Name + `"`
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("query: %v", err)
+	_, err = rr.Close()
+	return col, err
+}
+
+// serverError is err of the query at the server called name, saying
+// why when the context ended it.
+func serverError(ctx context.Context, name string, f fromFlags, err error) error {
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return fmt.Errorf("sketch --from %s: %w (the server was asked to cancel the query)", name, errInterrupted)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("sketch --from %s: no answer within --connect-timeout %v and --query-timeout %v (the server was asked to cancel the query): %v", name, f.connect, f.timeout, err)
 	}
-	cw.Flush()
-	return cw.Error()
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "57014" {
+		return fmt.Errorf("sketch --from %s: %v (the query ran past --query-timeout %v: raise it, or sketch fewer rows)", name, err, f.timeout)
+	}
+	return fmt.Errorf("sketch --from %s: %v", name, err)
 }

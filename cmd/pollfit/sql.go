@@ -13,11 +13,11 @@ func init() {
 	register(&command{
 		name:    "sql",
 		summary: "print the SQL that computes a table's sketch inside a warehouse",
-		usage:   "pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [column flags]",
+		usage:   "pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME|--query SELECT [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [column flags]",
 		example: `  pollfit sql --dialect postgres --table payments > sketch.sql
-  psql -X -q --csv -f sketch.sql > month.sketch.csv
+  psql -X -q -v ON_ERROR_STOP=1 --csv -f sketch.sql > month.sketch.csv
   pollfit fit --requests-per-item 8 month.sketch.csv
-  pollfit sql --dialect duckdb --table "read_parquet('logs/*.parquet')" | duckdb -csv > month.sketch.csv
+  pollfit sql --dialect duckdb --query "SELECT * FROM read_parquet('logs/*.parquet')" | duckdb -csv > month.sketch.csv
 
 The query reads the table's created_at and settled_at timestamps (and
 status, unless --no-status) and returns one row a non-empty bin with the
@@ -25,8 +25,15 @@ columns part,kind,bin,age_s,weight,sum_s,mixed,holdout,seed: exported as
 CSV with a header, it is the sketch 'pollfit sketch' makes of the same
 rows, with the same bins, the same hash split and the same censoring
 (pending rows without a settled_at at --observed-at, by default the latest
-timestamp in the table). Rows the reader would reject are left out, as
---skip-bad does. With --by COLUMN the query also groups by that column,
+timestamp in the table, --signal-col's included). Rows the reader would
+refuse are left out of the bins and counted by reason in rows of kind
+dropped: pollfit reading the export stops on them, as on a log, or with
+--skip-bad counts them. --table and the column flags take a name or
+dotted parts (schema.table), each plain (letters, digits, _) or quoted
+("Created At", or with backticks), written in the dialect's quotes;
+--query takes one SELECT instead of a table (no ';' and no backslash
+anywhere: put such a query in a view). The output is always one
+statement. With --by COLUMN the query also groups by that column,
 cast to text and trimmed, and returns it first, as the column segment,
 with the column's name in a last column segment_by: the segmented sketch
 'pollfit sketch --by COLUMN' makes, which fit, eval, estimate, frontier
@@ -39,13 +46,15 @@ tested against the engines; the others are not run in pollfit's tests.`,
 func sqlFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	var o estimate.SQLOptions
 	fs.StringVar(&o.Dialect, "dialect", "", "SQL dialect: "+strings.Join(estimate.SQLDialects(), ", "))
-	fs.StringVar(&o.Table, "table", "", "table (or parenthesised subquery) holding the log")
+	fs.StringVar(&o.Table, "table", "", "table holding the log (a name, or schema.table)")
+	fs.StringVar(&o.Query, "query", "", "a SELECT whose rows are the log, instead of --table (one statement, no ';')")
 	fs.Float64Var(&o.Holdout, "holdout", 0.3, "share of the rows hashed to the held-out part")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the hash split")
 	fs.StringVar(&o.CreatedCol, "created-col", "created_at", "creation timestamp column")
 	fs.StringVar(&o.SettledCol, "settled-col", "settled_at", "settle timestamp column; null = pending")
 	fs.StringVar(&o.StatusCol, "status-col", "status", "status column")
 	fs.BoolVar(&o.NoStatus, "no-status", false, "the table has no status column")
+	fs.StringVar(&o.SignalCol, "signal-col", "", "signal timestamp column, counted in the default --observed-at as the readers count signal_at")
 	fs.StringVar(&o.By, "by", "", "also group by this column: a segmented sketch, as pollfit sketch --by makes, for fit --by and the others")
 	fs.StringSliceVar(&o.FinalStatus, "final-status", nil, "extra status values meaning final (comma-separated)")
 	fs.StringSliceVar(&o.PendingStatus, "pending-status", nil, "extra status values meaning pending")
@@ -54,8 +63,8 @@ func sqlFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if len(args) > 0 {
 			return usagef("sql: unexpected argument %q", args[0])
 		}
-		if o.Dialect == "" || o.Table == "" {
-			return usagef("sql: give --dialect and --table")
+		if o.Dialect == "" || o.Table == "" && o.Query == "" {
+			return usagef("sql: give --dialect and --table (or --query)")
 		}
 		if *observed != "" {
 			t, err := parseObservedAt(*observed, time.UTC)

@@ -3,6 +3,10 @@
 // pollfit's own: DuckDB in process through github.com/duckdb/duckdb-go
 // (cgo), and PostgreSQL through github.com/jackc/pgx on a server the
 // tests start on loopback from Debian's postgresql package (they skip
-// without it). It is a module of its own so that pollfit does not
-// depend on the drivers; .ci/run tests it.
+// without it). It also runs a corpus of injection strings through both
+// engines (a sentinel table survives), pollfit sketch --from against
+// the server (timeouts, cancel, server errors, secrets), and parses
+// every dialect's query with Debian's python3-sqlglot. It is a module
+// of its own so that pollfit does not depend on the drivers; .ci/run
+// tests it.
 package sqltest

@@ -26,7 +26,7 @@ func TestDuckDBSketch(t *testing.T) {
 }
 
 // duckDBExport loads a CSV log into DuckDB (with the column by as text
-// when given), runs query q over it and returns the CSV COPY exports.
+// when given, or signal_at as a timestamp when by names it), runs query q over it and returns the CSV COPY exports.
 func duckDBExport(t *testing.T, dir, file, q, by string) []byte {
 	t.Helper()
 	db, err := sql.Open("duckdb", "")
@@ -35,7 +35,11 @@ func duckDBExport(t *testing.T, dir, file, q, by string) []byte {
 	}
 	defer db.Close()
 	cols := `'created_at': 'TIMESTAMPTZ', 'settled_at': 'TIMESTAMPTZ', 'status': 'VARCHAR'`
-	if by != "" {
+	switch by {
+	case "":
+	case "signal_at": // a log with signals, not segmented
+		cols += ", 'signal_at': 'TIMESTAMPTZ'"
+	default:
 		cols += ", '" + by + "': 'VARCHAR'"
 	}
 	load := `CREATE TABLE payments AS SELECT * FROM read_csv(?, header = true, columns = {` + cols + `})`
@@ -84,7 +88,7 @@ func postgresExport(t *testing.T, file, q, by string) []byte {
 }
 
 // loadPostgres loads a CSV log into table (with the column by as text
-// when given) on $POLLFIT_PG_URL, or a server it starts on loopback, and
+// when given, or signal_at as a timestamp when by names it) on $POLLFIT_PG_URL, or a server it starts on loopback, and
 // returns the server's URL.
 func loadPostgres(t *testing.T, file, table, by string) string {
 	t.Helper()
@@ -94,7 +98,11 @@ func loadPostgres(t *testing.T, file, table, by string) string {
 	}
 	conn, ctx := connectPostgres(t, url)
 	cols := "created_at timestamptz, settled_at timestamptz, status text"
-	if by != "" {
+	switch by {
+	case "":
+	case "signal_at": // a log with signals, not segmented
+		cols += ", signal_at timestamptz"
+	default:
 		cols += ", " + by + " text"
 	}
 	if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS "+table+"; CREATE TABLE "+table+" ("+cols+")"); err != nil {

@@ -21,9 +21,19 @@ func TestSketchFromPostgres(t *testing.T) {
 	url := loadPostgres(t, file, "pollfit_from", "")
 	bin := buildPollfit(t, dir)
 	out := filepath.Join(dir, "from.sketch.csv")
-	if b, err := exec.Command(bin, "sketch", "--from", url, "--table", "pollfit_from",
-		"--holdout", fmt.Sprint(holdout), "--seed", fmt.Sprint(seed), "-o", out).CombinedOutput(); err != nil {
-		t.Fatalf("pollfit sketch --from: %v\n%s", err, b)
+	args := []string{"sketch", "--from", url, "--table", "pollfit_from", "--holdout", fmt.Sprint(holdout), "--seed", fmt.Sprint(seed), "-o", out}
+	// The log's three bad rows: an error, as the log readers stop, and
+	// with --skip-bad counted by the readers' reasons.
+	b, err := exec.Command(bin, args...).CombinedOutput()
+	if want := "the query left out 3 bad rows (missing value: 1, settled before created: 1, unknown status: 1)"; err == nil || !strings.Contains(string(b), want) {
+		t.Errorf("sketch --from without --skip-bad: %v, %s; want an error with %q", err, b, want)
+	}
+	b, err = exec.Command(bin, append(args, "--skip-bad")...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pollfit sketch --from --skip-bad: %v\n%s", err, b)
+	}
+	if want := "skipped 3 bad rows (missing value: 1, settled before created: 1, unknown status: 1)"; !strings.Contains(string(b), want) {
+		t.Errorf("sketch --from --skip-bad said %q, want %q", b, want)
 	}
 	f, err := os.Open(out)
 	if err != nil {
@@ -38,7 +48,7 @@ func TestSketchFromPostgres(t *testing.T) {
 	sameSketch(t, "postgres (sketch --from)", own, got)
 
 	withPassword := strings.Replace(url, "postgres@", "postgres:s3cret@", 1)
-	b, err := exec.Command(bin, "sketch", "--from", withPassword, "--table", "no_such_table", "-o", filepath.Join(dir, "x.csv")).CombinedOutput()
+	b, err = exec.Command(bin, "sketch", "--from", withPassword, "--table", "no_such_table", "-o", filepath.Join(dir, "x.csv")).CombinedOutput()
 	msg := string(b)
 	if err == nil || !strings.Contains(msg, "no_such_table") || strings.Contains(msg, "s3cret") {
 		t.Errorf("sketch --from a missing table: %v, %q; want an error naming the table, without the password", err, msg)

@@ -27,6 +27,8 @@ func segmentedLog(t *testing.T, dir string, n int) string {
 			r.Method = ""
 		case i%79 == 0:
 			r.Method = `bank, "other"`
+		case i%41 == 0:
+			r.Method = "\t" + r.Method + "\t" // the readers trim tabs too
 		}
 	}
 	var buf bytes.Buffer

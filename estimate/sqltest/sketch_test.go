@@ -45,6 +45,8 @@ func testLog(t *testing.T, dir string, n int) string {
 			r.Status = "declined"
 		case i%83 == 0:
 			r.Status = ""
+		case i%43 == 0 && settled:
+			r.Status = "\tpaid \t" // the readers trim tabs too
 		case i%71 == 0 && settled:
 			r.Status = "processing" // pending, censored at its settled_at
 		case i == 5:

@@ -1,24 +1,41 @@
 -- pollfit sketch v2 of payments: holdout=0.3 seed=1 by=method (clickhouse)
--- Export the result as CSV with a header; pollfit reads it as a sketch.
+-- Export the result as CSV with a header: pollfit reads it as a sketch.
 WITH
 src AS (
   SELECT toUnixTimestamp64Micro(toDateTime64(created_at, 6)) AS c_us,
     toUnixTimestamp64Micro(toDateTime64(settled_at, 6)) AS s_us,
-    CASE WHEN status IS NULL OR lower(trimBoth(status)) = '' THEN -1
-      WHEN lower(trimBoth(status)) IN ('approved', 'captured', 'complete', 'completed', 'confirmed', 'done', 'final', 'finished', 'ok', 'paid', 'settled', 'succeed', 'succeeded', 'success', 'successful') THEN 1
-      WHEN lower(trimBoth(status)) IN ('aborted', 'canceled', 'cancelled', 'declined', 'error', 'errored', 'expired', 'fail', 'failed', 'failure', 'refused', 'rejected', 'timed out', 'timed_out', 'timedout', 'timeout', 'voided') THEN 2
-      WHEN lower(trimBoth(status)) IN ('authorized', 'created', 'in progress', 'in-progress', 'in_progress', 'initiated', 'new', 'open', 'pending', 'processing', 'queued', 'requires_action', 'running', 'started', 'submitted', 'waiting') THEN 0
+    CASE WHEN status IS NULL OR lower(replaceRegexpAll(status, '^[[:blank:]]+|[[:blank:]]+$', '')) = '' THEN -1
+      WHEN lower(replaceRegexpAll(status, '^[[:blank:]]+|[[:blank:]]+$', '')) IN ('approved', 'captured', 'complete', 'completed', 'confirmed', 'done', 'final', 'finished', 'ok', 'paid', 'settled', 'succeed', 'succeeded', 'success', 'successful') THEN 1
+      WHEN lower(replaceRegexpAll(status, '^[[:blank:]]+|[[:blank:]]+$', '')) IN ('aborted', 'canceled', 'cancelled', 'declined', 'error', 'errored', 'expired', 'fail', 'failed', 'failure', 'refused', 'rejected', 'timed out', 'timed_out', 'timedout', 'timeout', 'voided') THEN 2
+      WHEN lower(replaceRegexpAll(status, '^[[:blank:]]+|[[:blank:]]+$', '')) IN ('authorized', 'created', 'in progress', 'in-progress', 'in_progress', 'initiated', 'new', 'open', 'pending', 'processing', 'queued', 'requires_action', 'running', 'started', 'submitted', 'waiting') THEN 0
       ELSE -2 END AS st,
-    ifNull(trimBoth(toString(method)), '') AS seg
+    0 AS inf,
+    ifNull(replaceRegexpAll(toString(method), '^[[:blank:]]+|[[:blank:]]+$', ''), '') AS seg
   FROM payments
 ),
+checked AS (
+  SELECT c_us, s_us, st, seg,
+    CASE WHEN inf = 1 THEN 1 WHEN st = -2 THEN 2
+      WHEN c_us IS NULL OR (s_us IS NULL AND st IN (1, 2)) THEN 3
+      WHEN s_us < c_us THEN 4 WHEN s_us - c_us > 3153600000000000 THEN 5
+      ELSE 0 END AS bad
+  FROM src
+),
 ok AS (
-  SELECT c_us, s_us, st, seg FROM src
-  WHERE c_us IS NOT NULL AND st <> -2
-    AND ((s_us IS NULL AND st IN (-1, 0)) OR (s_us >= c_us AND s_us - c_us <= 3153600000000000))
+  SELECT c_us, s_us, st, seg FROM checked WHERE bad = 0
 ),
 obs AS (
   SELECT MAX(GREATEST(c_us, COALESCE(s_us, c_us))) AS o_us FROM ok
+),
+late AS (
+  SELECT CASE WHEN o_us < c_us THEN 7 ELSE 5 END AS bad
+  FROM ok CROSS JOIN obs
+  WHERE s_us IS NULL AND NOT (o_us >= c_us AND o_us - c_us <= 3153600000000000)
+),
+dropped AS (
+  SELECT CASE bad WHEN 1 THEN 'bad timestamp' WHEN 2 THEN 'unknown status' WHEN 3 THEN 'missing value' WHEN 4 THEN 'settled before created' WHEN 5 THEN 'age beyond 100 years' WHEN 6 THEN 'signal before created' WHEN 7 THEN 'created after observed-at' END AS reason, COUNT(*) AS n
+  FROM (SELECT bad FROM checked WHERE bad <> 0 UNION ALL SELECT bad FROM late) AS d
+  GROUP BY bad
 ),
 items AS (
   SELECT CASE WHEN s_us IS NULL THEN 0 WHEN st = -1 THEN 1 ELSE st END AS st,
@@ -60,15 +77,22 @@ binned AS (
       ELSE LEAST(GREATEST(CAST(FLOOR(LOG10(CAST(age_us AS Float64) / 1000.0) * 10000 + 1e-09) AS Int64) + 1, 1), 130000) END AS bin,
     age_us, seg
   FROM h4
-)
-SELECT seg AS segment, part, kind, bin,
+),
+bins AS (
+  SELECT seg AS segment, part, kind, CAST(bin AS Int64) AS bin,
   CAST(MIN(age_us) AS Float64) / 1000000.0 AS age_s,
   COUNT(*) AS weight,
   SUM(CAST(age_us AS Float64) / 1000000.0) AS sum_s,
-  CASE WHEN MIN(age_us) <> MAX(age_us) THEN 1 ELSE 0 END AS mixed,
+  CASE WHEN MIN(age_us) <> MAX(age_us) THEN 1 ELSE 0 END AS mixed
+  FROM binned
+  GROUP BY seg, part, kind, bin
+  UNION ALL
+  SELECT '' AS segment, reason AS part, 'dropped' AS kind, CAST(0 AS Int64) AS bin, CAST(0 AS Float64) AS age_s, n AS weight, CAST(0 AS Float64) AS sum_s, 0 AS mixed
+  FROM dropped
+)
+SELECT segment, part, kind, bin, age_s, weight, sum_s, mixed,
   0.3 AS holdout,
   1 AS seed,
   'method' AS segment_by
-FROM binned
-GROUP BY seg, part, kind, bin
-ORDER BY seg, part, kind, bin
+FROM bins
+ORDER BY segment, part, kind, bin

@@ -1,23 +1,40 @@
 -- pollfit sketch v2 of payments: holdout=0.3 seed=1 (snowflake)
--- Export the result as CSV with a header; pollfit reads it as a sketch.
+-- Export the result as CSV with a header: pollfit reads it as a sketch.
 WITH
 src AS (
   SELECT DATE_PART(EPOCH_MICROSECOND, created_at) AS c_us,
     DATE_PART(EPOCH_MICROSECOND, settled_at) AS s_us,
-    CASE WHEN status IS NULL OR LOWER(TRIM(status)) = '' THEN -1
-      WHEN LOWER(TRIM(status)) IN ('approved', 'captured', 'complete', 'completed', 'confirmed', 'done', 'final', 'finished', 'ok', 'paid', 'settled', 'succeed', 'succeeded', 'success', 'successful') THEN 1
-      WHEN LOWER(TRIM(status)) IN ('aborted', 'canceled', 'cancelled', 'declined', 'error', 'errored', 'expired', 'fail', 'failed', 'failure', 'refused', 'rejected', 'timed out', 'timed_out', 'timedout', 'timeout', 'voided') THEN 2
-      WHEN LOWER(TRIM(status)) IN ('authorized', 'created', 'in progress', 'in-progress', 'in_progress', 'initiated', 'new', 'open', 'pending', 'processing', 'queued', 'requires_action', 'running', 'started', 'submitted', 'waiting') THEN 0
-      ELSE -2 END AS st
+    CASE WHEN status IS NULL OR LOWER(TRIM(status, ' ' || CHR(9))) = '' THEN -1
+      WHEN LOWER(TRIM(status, ' ' || CHR(9))) IN ('approved', 'captured', 'complete', 'completed', 'confirmed', 'done', 'final', 'finished', 'ok', 'paid', 'settled', 'succeed', 'succeeded', 'success', 'successful') THEN 1
+      WHEN LOWER(TRIM(status, ' ' || CHR(9))) IN ('aborted', 'canceled', 'cancelled', 'declined', 'error', 'errored', 'expired', 'fail', 'failed', 'failure', 'refused', 'rejected', 'timed out', 'timed_out', 'timedout', 'timeout', 'voided') THEN 2
+      WHEN LOWER(TRIM(status, ' ' || CHR(9))) IN ('authorized', 'created', 'in progress', 'in-progress', 'in_progress', 'initiated', 'new', 'open', 'pending', 'processing', 'queued', 'requires_action', 'running', 'started', 'submitted', 'waiting') THEN 0
+      ELSE -2 END AS st,
+    0 AS inf
   FROM payments
 ),
+checked AS (
+  SELECT c_us, s_us, st,
+    CASE WHEN inf = 1 THEN 1 WHEN st = -2 THEN 2
+      WHEN c_us IS NULL OR (s_us IS NULL AND st IN (1, 2)) THEN 3
+      WHEN s_us < c_us THEN 4 WHEN s_us - c_us > 3153600000000000 THEN 5
+      ELSE 0 END AS bad
+  FROM src
+),
 ok AS (
-  SELECT c_us, s_us, st FROM src
-  WHERE c_us IS NOT NULL AND st <> -2
-    AND ((s_us IS NULL AND st IN (-1, 0)) OR (s_us >= c_us AND s_us - c_us <= 3153600000000000))
+  SELECT c_us, s_us, st FROM checked WHERE bad = 0
 ),
 obs AS (
   SELECT MAX(GREATEST(c_us, COALESCE(s_us, c_us))) AS o_us FROM ok
+),
+late AS (
+  SELECT CASE WHEN o_us < c_us THEN 7 ELSE 5 END AS bad
+  FROM ok CROSS JOIN obs
+  WHERE s_us IS NULL AND NOT (o_us >= c_us AND o_us - c_us <= 3153600000000000)
+),
+dropped AS (
+  SELECT CASE bad WHEN 1 THEN 'bad timestamp' WHEN 2 THEN 'unknown status' WHEN 3 THEN 'missing value' WHEN 4 THEN 'settled before created' WHEN 5 THEN 'age beyond 100 years' WHEN 6 THEN 'signal before created' WHEN 7 THEN 'created after observed-at' END AS reason, COUNT(*) AS n
+  FROM (SELECT bad FROM checked WHERE bad <> 0 UNION ALL SELECT bad FROM late) AS d
+  GROUP BY bad
 ),
 items AS (
   SELECT CASE WHEN s_us IS NULL THEN 0 WHEN st = -1 THEN 1 ELSE st END AS st,
@@ -59,14 +76,21 @@ binned AS (
       ELSE LEAST(GREATEST(CAST(FLOOR(LOG(10, CAST(age_us AS DOUBLE) / 1000.0) * 10000 + 1e-09) AS BIGINT) + 1, 1), 130000) END AS bin,
     age_us
   FROM h4
-)
-SELECT part, kind, bin,
+),
+bins AS (
+  SELECT part, kind, CAST(bin AS BIGINT) AS bin,
   CAST(MIN(age_us) AS DOUBLE) / 1000000.0 AS age_s,
   COUNT(*) AS weight,
   SUM(CAST(age_us AS DOUBLE) / 1000000.0) AS sum_s,
-  CASE WHEN MIN(age_us) <> MAX(age_us) THEN 1 ELSE 0 END AS mixed,
+  CASE WHEN MIN(age_us) <> MAX(age_us) THEN 1 ELSE 0 END AS mixed
+  FROM binned
+  GROUP BY part, kind, bin
+  UNION ALL
+  SELECT reason AS part, 'dropped' AS kind, CAST(0 AS BIGINT) AS bin, CAST(0 AS DOUBLE) AS age_s, n AS weight, CAST(0 AS DOUBLE) AS sum_s, 0 AS mixed
+  FROM dropped
+)
+SELECT part, kind, bin, age_s, weight, sum_s, mixed,
   0.3 AS holdout,
   1 AS seed
-FROM binned
-GROUP BY part, kind, bin
+FROM bins
 ORDER BY part, kind, bin
