@@ -89,6 +89,28 @@
 // cells halfway to the neighbouring ages. Survival.Resolution records
 // the grid found.
 //
+// # Interval-censored ages
+//
+// A poller's own log or a latency metric knows an answer's age only to
+// lie in an interval, an Interval (Lo, Hi]: after the last ask that saw
+// the item pending, at or before the first that saw it final (or in a
+// histogram bucket); Hi = +Inf for an item never seen final, Lo == Hi
+// for an exact age. NewTurnbull (or IntervalSet.Turnbull, which merges
+// equal intervals first) computes the nonparametric maximum-likelihood
+// estimate: Turnbull's self-consistent EM on the innermost intervals,
+// stopped when the Kuhn–Tucker conditions hold within a tolerance (the
+// log-likelihood is then within W·Tol of its maximum), with a cap on
+// the steps that is only a safety net and is reported when reached. Its
+// Survival puts each interval's mass at its middle, as R's survfit
+// does, and agrees with survfit(Surv(left, right, type = "interval2"))
+// to 1e-6 and better; Bounds gives the range S may take inside an
+// interval, where the data cannot tell. Exact, right-censored and
+// interval-censored items mix in one estimate; with only exact and
+// right-censored ones it is the Kaplan–Meier estimate.
+// IntervalSet.WidestShare says how well the data pin the ages down: the
+// width of the widest interval among the narrowest holding a share of
+// the answers.
+//
 // # Deadlines
 //
 // Deadlines finds sharp spikes at fixed ages, such as a timeout making

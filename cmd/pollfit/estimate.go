@@ -29,7 +29,15 @@ as censored rather than being dropped; a quantile the data do not reach
 is shown as "not reached". --grid writes the smoothed density f, survival
 S and hazard f/S on a log-spaced age grid (see package estimate); --plot
 draws the density with deadlines and the batch period marked. --by COLUMN
-prints one summary per value of a categorical column (at most 64 values).`,
+prints one summary per value of a categorical column (at most 64 values).
+
+A poller's own log (one row per ask: id, created_at, asked_at, status;
+or one row per item: created_at, last_pending_at, first_final_at,
+status) or a latency metric (a Prometheus histogram in the text format,
+--since an earlier scrape for a window, or an OpenTelemetry exponential
+histogram in OTLP JSON) is read as interval-censored ages and estimated
+by Turnbull's NPMLE; metrics count only answers, so --pending N or
+--never SHARE says how many never answered.`,
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			rf := addReadFlags(fs)
 			asJSON := fs.Bool("json", false, "print the summary as JSON")
@@ -39,6 +47,7 @@ prints one summary per value of a categorical column (at most 64 values).`,
 			plotPath := addPlotFlag(fs)
 			force := fs.Bool("force", false, "overwrite an existing --grid or --plot file")
 			bf := addByFlag(fs, false)
+			iv := addIntervalFlags(fs)
 			return func(e *env, args []string) error {
 				if len(args) == 0 {
 					return usagef("estimate: no log given (pollfit estimate [flags] LOG...)")
@@ -54,6 +63,15 @@ prints one summary per value of a categorical column (at most 64 values).`,
 						return usagef("estimate: --quantiles %q: want shares between 0 and 1, such as 0.5,0.99", q)
 					}
 					qs[i] = v
+				}
+				if opt, err := rf.options(); err != nil {
+					return err
+				} else if kind := iv.intervalInput(args, opt); kind != "" {
+					if bf.by != "" || *plotPath != "" {
+						return usagef("estimate: --by and --plot do not take a poller log or a metric yet")
+					}
+					iv.grid, iv.force, iv.quiet = *grid, *force, rf.quiet
+					return iv.estimateIntervals(e, kind, opt, args, qs, *at, ages, *asJSON)
 				}
 				if bf.by != "" {
 					if *grid != "" || *plotPath != "" {

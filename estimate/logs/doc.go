@@ -12,6 +12,18 @@
 // columns lo_s, hi_s, final, pending) is read as weighted items with
 // EachWeighted.
 //
+// A poller's own log (EachPoller; one row per ask with columns id,
+// created_at, asked_at, status, or one row per item with created_at,
+// last_pending_at, first_final_at, status) and a latency metric
+// (ReadMetric: a Prometheus text exposition of a histogram, or an
+// OpenTelemetry exponential histogram in OTLP JSON) give interval-
+// censored ages, estimate.Interval, for estimate.NewTurnbull. The asks
+// of one item may come in any order across files: the items are held
+// in a map, spilled to 64 temporary files by id hash past
+// PollerOptions.MaxOpen, so memory stays bounded. Metrics count only the
+// items that answered; Histogram.Intervals takes the number that never
+// did.
+//
 // A sketch (estimate.Sketch) is written as Parquet by WriteParquetSketch
 // and read back by ReadParquetSketch; IsParquetSketch tells it from a
 // Parquet log by its key-value metadata. The log readers do not take
