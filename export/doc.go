@@ -3,8 +3,8 @@
 // follow it: as schedule language text (DSL), as a versioned JSON
 // document (JSON, read back by ReadJSON), as a self-contained Go source
 // file (Go), as a JavaScript ES module (JS), as a TypeScript module
-// (TS), as a Kotlin file (Kotlin) or as the list of its ask ages
-// (Asks). Write picks one by name (Formats); "pollfit export" is the
+// (TS), as a Kotlin file (Kotlin), as a Python module (Python) or as
+// the list of its ask ages (Asks). Write picks one by name (Formats); "pollfit export" is the
 // command-line face of this package. There is no Swift output, for want
 // of a Swift compiler to test it with: an iOS client reads Asks or the
 // JSON document.
@@ -177,6 +177,33 @@
 //
 //	val p = PollSchedule.scheduleFor(method)
 //	val b = p.BackOff() // p.asks(horizonMs), p.next(ageMs), ... as Poll's
+//
+// # Python
+//
+// Python writes one module for Python 3.8 or later that needs only the
+// standard library and is clean under mypy --strict. Ages and waits are
+// seconds; the schedule is held and worked out in integer nanoseconds,
+// a float argument read as the decimal it prints as, so it is exact for
+// every schedule:
+//
+//	SCHEDULE: Schedule            # the schedule as data, with the API below as methods
+//	def next(age_s: float) -> Optional[float]  # None when no ask follows
+//	def next_from(created_s: float, age_s: float) -> Optional[float]
+//	def asks(horizon_s: float) -> List[float]
+//	def asks_from(created_s: float, horizon_s: float) -> List[float]
+//	def end() -> float            # math.inf when it never stops
+//	class BackOff:                # BackOff(schedule=None, now=time.monotonic, wall=time.time)
+//	    def reset(self) -> None; def wait(self) -> float
+//	    def next_back_off(self) -> Optional[float]; def signal(self) -> bool
+//	def tenacity_wait(schedule=None) -> TenacityWait  # wait= and .stop for tenacity
+//
+// The BackOff keeps to the timeline as the Go one does, on the
+// monotonic clock; the wall clock is read once at reset, to place the
+// aligned asks. tenacity_wait gives tenacity.Retrying(wait=w,
+// stop=w.stop) a BackOff per retried call, from the call's start on
+// tenacity's clock. A schedule per segment adds BY, SEGMENTS (a dict
+// from each value to its Schedule) and schedule_for(value), the
+// fallback SCHEDULE for a value not fitted.
 //
 // # Asks
 //

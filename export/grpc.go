@@ -6,41 +6,53 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pollfit/pollfit/fit/backoff"
 )
 
-// GRPCMaxAttempts is the most attempts a gRPC client makes by default:
-// a service config's larger maxAttempts is cut to it unless the client
-// raises maxCallAttempts.
-const GRPCMaxAttempts = 5
-
 // GRPCOptions are the settings of GRPC. The zero value writes a policy
-// for every method of every service, retried on UNAVAILABLE.
+// for every method of every service, retried on UNAVAILABLE, timed as
+// grpc-go times it.
 type GRPCOptions struct {
-	// Service names the service the policy is for ("" for all).
+	// Service names what the policy is for: "" for every service, a
+	// service ("pkg.Svc") for all its methods, or one method
+	// ("pkg.Svc/Method", also "/pkg.Svc/Method").
 	Service string
-	// Codes are the status codes to retry on (default UNAVAILABLE).
+	// Codes are the status codes to retry on, gRPC's names of them
+	// (default UNAVAILABLE).
 	Codes []string
+	// Client names the client that runs the policy (backoff.GRPCClients;
+	// "" for go): the strategy must wait as it does.
+	Client string
 }
 
 // GRPC writes b as a gRPC service config whose retryPolicy makes the
-// same attempts: gRPC waits U(0, min(initialBackoff·backoffMultiplier^(n−1),
-// maxBackoff)) before the n-th retry, which is b when b is exponential
-// with full jitter, a cap (Max) and a limit on attempts (the first call
-// included). Anything else is refused with what to change.
+// same attempts: a client waits min(initialBackoff·backoffMultiplier^(n−1),
+// maxBackoff) spread by its jitter before the n-th retry
+// (backoff.GRPCClient), which is b when b is exponential with that
+// jitter, a cap (Max) and a limit on attempts (the first call included).
+// Anything else is refused with what to change; GRPCNote says what the
+// client must set besides.
 func GRPC(w io.Writer, b backoff.Backoff, opt GRPCOptions) error {
-	if err := grpcCheck(b); err != nil {
+	client, err := backoff.GRPCClientNamed(opt.Client)
+	if err != nil {
+		return fmt.Errorf("grpc: %w", err)
+	}
+	if err := grpcCheck(b, client); err != nil {
 		return err
 	}
 	codes := opt.Codes
 	if len(codes) == 0 {
 		codes = []string{"UNAVAILABLE"}
 	}
-	name := map[string]string{}
-	if opt.Service != "" {
-		name["service"] = opt.Service
+	if err := grpcCheckCodes(codes); err != nil {
+		return err
+	}
+	name, err := grpcName(opt.Service)
+	if err != nil {
+		return err
 	}
 	type policy struct {
 		MaxAttempts int      `json:"maxAttempts"`
@@ -50,8 +62,8 @@ func GRPC(w io.Writer, b backoff.Backoff, opt GRPCOptions) error {
 		Codes       []string `json:"retryableStatusCodes"`
 	}
 	type method struct {
-		Name        []map[string]string `json:"name"`
-		RetryPolicy policy              `json:"retryPolicy"`
+		Name        []grpcMethodName `json:"name"`
+		RetryPolicy policy           `json:"retryPolicy"`
 	}
 	factor := b.Factor
 	if factor == 0 {
@@ -59,19 +71,36 @@ func GRPC(w io.Writer, b backoff.Backoff, opt GRPCOptions) error {
 	}
 	doc := struct {
 		MethodConfig []method `json:"methodConfig"`
-	}{[]method{{Name: []map[string]string{name}, RetryPolicy: policy{b.Attempts, grpcDuration(b.Initial), grpcDuration(b.Max), factor, codes}}}}
+	}{[]method{{Name: []grpcMethodName{name}, RetryPolicy: policy{b.Attempts, grpcDuration(b.Initial), grpcDuration(b.Max), factor, codes}}}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
 }
 
-// grpcCheck says why b is not a gRPC retry policy.
-func grpcCheck(b backoff.Backoff) error {
+// GRPCNote is what the client must be told beyond the config, or "":
+// above backoff.GRPCDefaultAttempts attempts, that it cuts maxAttempts
+// to that unless its setting raises the limit.
+func GRPCNote(b backoff.Backoff, opt GRPCOptions) string {
+	client, err := backoff.GRPCClientNamed(opt.Client)
+	if err != nil || b.Attempts <= backoff.GRPCDefaultAttempts {
+		return ""
+	}
+	return fmt.Sprintf("grpc: maxAttempts %d is over gRPC's default limit of %d attempts, to which %s cuts it unless the client sets %s",
+		b.Attempts, backoff.GRPCDefaultAttempts, client.Library, fmt.Sprintf(client.RaiseAttempts, b.Attempts))
+}
+
+// grpcCheck says why b is not a retry policy as client runs it.
+func grpcCheck(b backoff.Backoff, client backoff.GRPCClient) error {
+	jitter := "jitter=" + client.Jitter.String()
 	switch {
 	case b.Kind != backoff.Exponential:
-		return fmt.Errorf("grpc: a retry policy backs off exponentially, not %s: give exponential(initial=..., factor=..., max=..., attempts=..., jitter=full)", b.Kind)
-	case b.Jitter.Kind != backoff.Full:
-		return fmt.Errorf("grpc: a retry policy always uses full jitter: add jitter=full")
+		return fmt.Errorf("grpc: a retry policy backs off exponentially, not %s: give exponential(initial=..., factor=..., max=..., attempts=..., %s)", b.Kind, jitter)
+	case b.Jitter != client.Jitter:
+		fix := "give " + jitter
+		if others := grpcClientsWaiting(b.Jitter); others != "" {
+			fix += ", or --grpc-client " + others
+		}
+		return fmt.Errorf("grpc: %s waits %s before a retry, not jitter=%s: %s", client.Library, client.WaitRule(), b.Jitter, fix)
 	case b.Max <= 0:
 		return fmt.Errorf("grpc: a retry policy needs maxBackoff: add max=...")
 	case b.Attempts < 2:
@@ -80,6 +109,18 @@ func grpcCheck(b backoff.Backoff) error {
 		return fmt.Errorf("grpc: a retry policy has no elapsed-time limit or multiplier: drop them")
 	}
 	return nil
+}
+
+// grpcClientsWaiting names the clients that wait with j ("go or java"),
+// or is "".
+func grpcClientsWaiting(j backoff.Jitter) string {
+	var names []string
+	for _, c := range backoff.GRPCClients {
+		if c.Jitter == j {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, " or ")
 }
 
 // grpcDuration writes d as a protobuf JSON duration: seconds with up to

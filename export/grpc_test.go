@@ -12,81 +12,102 @@ import (
 	"github.com/pollfit/pollfit/fit/backoff"
 )
 
+// grpcPolicy is the part of a service config GRPC writes, read back.
+type grpcPolicy struct {
+	MethodConfig []struct {
+		Name        []map[string]string
+		RetryPolicy struct {
+			MaxAttempts          int
+			InitialBackoff       string
+			MaxBackoff           string
+			BackoffMultiplier    float64
+			RetryableStatusCodes []string
+		}
+	}
+}
+
 func TestGRPC(t *testing.T) {
 	b := backoff.Backoff{Kind: backoff.Exponential, Initial: 250 * time.Millisecond, Factor: 3, Max: 20 * time.Second,
-		Attempts: 5, Jitter: backoff.Jitter{Kind: backoff.Full}}
+		Attempts: 5, Jitter: backoff.GRPC}
 	var buf bytes.Buffer
 	if err := GRPC(&buf, b, GRPCOptions{Service: "payments.Status", Codes: []string{"UNAVAILABLE", "DEADLINE_EXCEEDED"}}); err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		MethodConfig []struct {
-			Name        []map[string]string
-			RetryPolicy struct {
-				MaxAttempts          int
-				InitialBackoff       string
-				MaxBackoff           string
-				BackoffMultiplier    float64
-				RetryableStatusCodes []string
-			}
-		}
-	}
+	var doc grpcPolicy
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	p := doc.MethodConfig[0].RetryPolicy
 	if p.MaxAttempts != 5 || p.InitialBackoff != "0.25s" || p.MaxBackoff != "20s" || p.BackoffMultiplier != 3 ||
-		strings.Join(p.RetryableStatusCodes, ",") != "UNAVAILABLE,DEADLINE_EXCEEDED" || doc.MethodConfig[0].Name[0]["service"] != "payments.Status" {
+		strings.Join(p.RetryableStatusCodes, ",") != "UNAVAILABLE,DEADLINE_EXCEEDED" || len(doc.MethodConfig[0].Name[0]) != 1 || doc.MethodConfig[0].Name[0]["service"] != "payments.Status" {
 		t.Errorf("policy %+v, name %v", p, doc.MethodConfig[0].Name)
 	}
 	// Refused, each with what to change.
 	for _, c := range []struct {
-		edit func(*backoff.Backoff)
+		edit func(*backoff.Backoff, *GRPCOptions)
 		want string
 	}{
-		{func(b *backoff.Backoff) { b.Kind = backoff.Constant }, "not constant"},
-		{func(b *backoff.Backoff) { b.Jitter = backoff.Jitter{} }, "add jitter=full"},
-		{func(b *backoff.Backoff) { b.Max = 0 }, "add max="},
-		{func(b *backoff.Backoff) { b.Attempts = 0 }, "add attempts=N"},
-		{func(b *backoff.Backoff) { b.Elapsed = time.Minute }, "drop them"},
+		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Kind = backoff.Constant }, "not constant"},
+		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Jitter = backoff.Jitter{Kind: backoff.Full} },
+			"grpc-go waits cap × U(0.8, 1.2) before a retry, not jitter=full: give jitter=grpc, or --grpc-client node"},
+		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "java" }, ""},
+		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "node" },
+			"grpc-node (@grpc/grpc-js) waits U(0, cap) before a retry, not jitter=grpc: give jitter=full, or --grpc-client go or java"},
+		{func(b *backoff.Backoff, o *GRPCOptions) {
+			o.Client, b.Jitter = "node", backoff.Jitter{Kind: backoff.Full}
+		}, ""},
+		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Jitter = backoff.Jitter{} }, "not jitter=none: give jitter=grpc"},
+		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Jitter = backoff.Jitter{Kind: backoff.Equal} }, "not jitter=equal: give jitter=grpc"},
+		{func(_ *backoff.Backoff, o *GRPCOptions) { o.Client = "rust" }, `gRPC client "rust": want go, java, node`},
+		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Max = 0 }, "add max="},
+		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Attempts = 0 }, "add attempts=N"},
+		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Elapsed = time.Minute }, "drop them"},
 	} {
-		bad := b
-		c.edit(&bad)
-		if err := GRPC(&bytes.Buffer{}, bad, GRPCOptions{}); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want %q", bad, err, c.want)
+		bad, opt := b, GRPCOptions{}
+		c.edit(&bad, &opt)
+		err := GRPC(&bytes.Buffer{}, bad, opt)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s for %q: error %v, want %q", bad, opt.Client, err, c.want)
 		}
 	}
 }
 
-// The policy's attempts are the strategy's: gRPC waits U(0, min(initial·
-// multiplier^(n−1), max)) before the n-th retry; the strategy pollfit
-// replays waits the same, worked out here from the policy's numbers over
-// 4000 clients: every wait within its bound, the mean wait half of it.
+// The policy's attempts are the strategy's, worked out here from the
+// policy's numbers over 4000 clients: with caps c = min(1·2^(n−1), 5)
+// for the 4 retries, grpc-go and grpc-java wait c·U(0.8, 1.2) (mean c),
+// grpc-node U(0, c) (mean c/2); every wait within its bounds.
 func TestGRPCWaitsAreTheStrategys(t *testing.T) {
-	b := backoff.Backoff{Kind: backoff.Exponential, Initial: time.Second, Factor: 2, Max: 5 * time.Second,
-		Attempts: 5, Jitter: backoff.Jitter{Kind: backoff.Full}}
-	bound := []float64{1, 2, 4, 5} // min(1·2^(n−1), 5) for the 4 retries
-	sum := make([]float64, 4)
-	rng := rand.New(rand.NewPCG(1, 2))
-	const clients = 4000
-	for range clients {
-		asks := backoff.Asks(b, rng, time.Hour)
-		if len(asks) > 5 {
-			t.Fatalf("%d attempts, want at most 5", len(asks))
-		}
-		for n := 1; n < len(asks); n++ {
-			w := (asks[n] - asks[n-1]).Seconds()
-			if w < 0 || w > bound[n-1] {
-				t.Fatalf("retry %d waits %gs, outside [0, %g]", n, w, bound[n-1])
+	caps := []float64{1, 2, 4, 5}
+	for _, c := range []struct {
+		jitter         backoff.Jitter
+		lo, hi, meanOf float64
+	}{
+		{backoff.GRPC, 0.8, 1.2, 1},
+		{backoff.Jitter{Kind: backoff.Full}, 0, 1, 0.5},
+	} {
+		b := backoff.Backoff{Kind: backoff.Exponential, Initial: time.Second, Factor: 2, Max: 5 * time.Second,
+			Attempts: 5, Jitter: c.jitter}
+		sum := make([]float64, 4)
+		rng := rand.New(rand.NewPCG(1, 2))
+		const clients = 4000
+		for range clients {
+			asks := backoff.Asks(b, rng, time.Hour)
+			if len(asks) != 5 {
+				t.Fatalf("%s: %d attempts, want 5", b, len(asks))
 			}
-			sum[n-1] += w
+			for n := 1; n < len(asks); n++ {
+				w := (asks[n] - asks[n-1]).Seconds()
+				if w < c.lo*caps[n-1]-1e-9 || w > c.hi*caps[n-1]+1e-9 {
+					t.Fatalf("%s: retry %d waits %gs, outside [%g, %g]", b, n, w, c.lo*caps[n-1], c.hi*caps[n-1])
+				}
+				sum[n-1] += w
+			}
 		}
-	}
-	for n, s := range sum {
-		// A wait of 0 ns repeats an age and is dropped, which a uniform
-		// draw makes with probability ~0: every client has all 4.
-		if mean, want := s/clients, bound[n]/2; math.Abs(mean-want) > 4*bound[n]/math.Sqrt(12*clients) {
-			t.Errorf("retry %d: mean wait %.4gs, want %.4gs", n+1, mean, want)
+		for n, s := range sum {
+			width := (c.hi - c.lo) * caps[n] // of the uniform wait
+			if mean, want := s/clients, c.meanOf*caps[n]; math.Abs(mean-want) > 4*width/math.Sqrt(12*clients) {
+				t.Errorf("%s: retry %d: mean wait %.4gs, want %.4gs", b, n+1, mean, want)
+			}
 		}
 	}
 }

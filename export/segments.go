@@ -55,7 +55,9 @@ func (s Segments) check() error {
 // "kotlin" the object of the fallback and a class of the same API over
 // any schedule, whose companion holds values (a map from value to
 // schedule), fallback and scheduleFor(value) (goOpt's Package and Var
-// name the package and the object). "asks" has no segmented form.
+// name the package and the object); "python" the module of the fallback
+// with SEGMENTS (a dict from value to Schedule, the module's API over
+// it) and schedule_for(value). "asks" has no segmented form.
 func WriteSegments(w io.Writer, format string, s Segments, meta *Meta, goOpt GoOptions) error {
 	if err := s.check(); err != nil {
 		return err
@@ -76,6 +78,8 @@ func WriteSegments(w io.Writer, format string, s Segments, meta *Meta, goOpt GoO
 		return jsSegments(w, s, JSOptions{Args: goOpt.Args, Meta: meta}, true)
 	case "kotlin":
 		return kotlinSegments(w, s, KotlinOptions{Package: goOpt.Package, Object: goOpt.Var, Args: goOpt.Args, Meta: meta})
+	case "python":
+		return pythonSegments(w, s, PythonOptions{Args: goOpt.Args, Meta: meta})
 	case "asks":
 		return errors.New("export: asks lists one schedule's asks: export each segment's schedule on its own, or use json")
 	}

@@ -10,13 +10,13 @@ import (
 
 // Formats are the output formats Write knows, in the order help text
 // lists them.
-var Formats = []string{"dsl", "json", "go", "js", "ts", "kotlin", "asks"}
+var Formats = []string{"dsl", "json", "go", "js", "ts", "kotlin", "python", "asks"}
 
 // Write writes s in the named format (one of Formats): DSL, JSON, JS
 // and TS with meta, Go with goOpt, whose Meta defaults to meta, Kotlin
 // with meta and the package and object names goOpt.Package and
-// goOpt.Var, and Asks up to the schedule's end; JS, TS and Kotlin take
-// their header arguments from goOpt.Args. It is the
+// goOpt.Var, Python with meta, and Asks up to the schedule's end; JS,
+// TS, Kotlin and Python take their header arguments from goOpt.Args. It is the
 // one call behind "pollfit export --format" and "pollfit fit --format".
 func Write(w io.Writer, format string, s *schedule.Schedule, meta *Meta, goOpt GoOptions) error {
 	switch strings.ToLower(format) {
@@ -35,6 +35,8 @@ func Write(w io.Writer, format string, s *schedule.Schedule, meta *Meta, goOpt G
 		return TS(w, s, JSOptions{Args: goOpt.Args, Meta: meta})
 	case "kotlin":
 		return Kotlin(w, s, KotlinOptions{Package: goOpt.Package, Object: goOpt.Var, Args: goOpt.Args, Meta: meta})
+	case "python":
+		return Python(w, s, PythonOptions{Args: goOpt.Args, Meta: meta})
 	case "asks":
 		return Asks(w, s, AsksOptions{})
 	}

@@ -14,11 +14,14 @@ import (
 
 // Spread is the variation of a randomised strategy's metrics over its
 // realisations: 10th and 90th percentiles (R's type 7) of the mean lag
-// and of the requests per item.
+// and of the requests per item. StuckAsks is the median over the
+// realisations of the stuck cost, the asks by the horizon to an item
+// that never answers (a schedule's is fixed, so it has no Spread).
 type Spread struct {
 	Runs            int
 	LagMean         [2]float64
 	RequestsPerItem [2]float64
+	StuckAsks       float64
 }
 
 // ReplayStrategy replays a retry strategy (package fit/backoff). A
@@ -73,7 +76,7 @@ func ReplayStrategySample(ctx context.Context, st backoff.Strategy, smp Sample, 
 		if err != nil {
 			return Metrics{}, err
 		}
-		acc.add(m)
+		acc.add(m, AsksBy(s, o.Horizon))
 	}
 	return acc.medians(st.String()), nil
 }
@@ -98,10 +101,12 @@ type metricsSpread struct {
 	n                                int
 	horizon, detected, missed, req   backoff.Quantiles
 	mean, p50, p90, p95, p99, maxLag backoff.Quantiles
+	stuck                            backoff.Quantiles
 	asksBy                           []backoff.Quantiles
 }
 
-func (a *metricsSpread) add(m Metrics) {
+// add folds in a realisation's metrics and its stuck cost.
+func (a *metricsSpread) add(m Metrics, stuck float64) {
 	if a.n == 0 {
 		a.first = m
 		a.asksBy = make([]backoff.Quantiles, len(m.AsksByAges))
@@ -117,6 +122,7 @@ func (a *metricsSpread) add(m Metrics) {
 	a.p95.Add(m.Lag.P95)
 	a.p99.Add(m.Lag.P99)
 	a.maxLag.Add(m.Lag.Max)
+	a.stuck.Add(stuck)
 	for j := range a.asksBy {
 		a.asksBy[j].Add(m.AsksBy[j])
 	}
@@ -141,6 +147,6 @@ func (a *metricsSpread) medians(name string) Metrics {
 		out.AsksBy = append(out.AsksBy, med(&a.asksBy[j]))
 	}
 	l, r := a.mean.Spread(), a.req.Spread()
-	out.Spread = &Spread{Runs: a.n, LagMean: [2]float64{l.P10, l.P90}, RequestsPerItem: [2]float64{r.P10, r.P90}}
+	out.Spread = &Spread{Runs: a.n, LagMean: [2]float64{l.P10, l.P90}, RequestsPerItem: [2]float64{r.P10, r.P90}, StuckAsks: med(&a.stuck)}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -82,7 +83,7 @@ func TestReplayStrategyFlatMemory(t *testing.T) {
 	var lags []float64
 	for range 1000 {
 		m := draw()
-		a.add(m)
+		a.add(m, 1)
 		lags = append(lags, m.Lag.Mean)
 	}
 	got, want := a.medians("x"), backoff.Summarise(lags)
@@ -93,7 +94,7 @@ func TestReplayStrategyFlatMemory(t *testing.T) {
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	for range 300_000 {
-		a.add(draw())
+		a.add(draw(), 1)
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
@@ -102,5 +103,37 @@ func TestReplayStrategyFlatMemory(t *testing.T) {
 	}
 	if got := a.medians("x"); got.Spread.Runs != 301_000 || math.Abs(got.Lag.Mean-math.Ln2) > 0.01 {
 		t.Errorf("runs %d, median lag %g, want 301000 and about ln 2 (the exponential's median)", got.Spread.Runs, got.Lag.Mean)
+	}
+}
+
+// The stuck cost of a strategy with jitter is the median over the
+// realisations of its asks by the horizon, counted here by brute force
+// from the realisations' own asks: constant(10s, jitter=equal) waits
+// U(5 s, 10 s), so by 1 m it asks 7 to 13 times, varying run to run.
+func TestReplayRandomStrategyStuck(t *testing.T) {
+	items := testItems(500, 5)
+	st, err := backoff.Parse("constant(10s, jitter=equal)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seed, runs, h = 3, 9, time.Minute
+	got, err := ReplayStrategy(context.Background(), st, items, ReplayOptions{Horizon: h}, seed, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := make([]int, runs)
+	for i := range counts {
+		for _, a := range backoff.Asks(st, rand.New(rand.NewPCG(seed, uint64(i))), h) {
+			if a <= h {
+				counts[i]++
+			}
+		}
+	}
+	slices.Sort(counts)
+	if counts[0] < 7 || counts[runs-1] > 13 || counts[0] == counts[runs-1] {
+		t.Fatalf("realisations ask %v times by 1m, want 7 to 13, not all equal", counts)
+	}
+	if want := float64(counts[runs/2]); got.Spread == nil || got.Spread.StuckAsks != want {
+		t.Errorf("stuck cost %+v, want the median of %v, %v", got.Spread, counts, want)
 	}
 }

@@ -69,6 +69,9 @@ type StudyOptions struct {
 	// Family, "exponential" or "grpc", also fits the best member of that
 	// retry library's family at the budget (see LibraryFit).
 	Family string
+	// GRPCClient names the client whose retry timing the "grpc" family
+	// models, one of backoff.GRPCClients ("" for go).
+	GRPCClient string
 	// Progress, when set, is told each stage of the work as it starts
 	// ("fitting", "the limit", ..., "budget 3 of 20" in a frontier), from
 	// the calling goroutine.

@@ -18,9 +18,11 @@ import (
 //   - "exponential": exponential backoff, initial wait 100 ms to 30 s,
 //     factor 1.5, 2 or 3, capped at 5 s to 5 min or not, with or without
 //     full jitter, asking until the give-up age;
-//   - "grpc": a gRPC retryPolicy: exponential with full jitter and a cap,
-//     2 to 5 attempts (the first call included; gRPC cuts more to 5
-//     unless the client raises maxCallAttempts).
+//   - "grpc": a gRPC retryPolicy: exponential with a cap, 2 to 5
+//     attempts (the first call included; gRPC cuts more to 5 unless the
+//     client raises its limit), each wait spread as the client named by
+//     StudyOptions.GRPCClient does (backoff.GRPCClients): cap × U(0.8,
+//     1.2) for grpc-go and grpc-java, U(0, cap) for grpc-node.
 //
 // A member that stops before the give-up age misses the answers after
 // its last attempt; the search ranks members by their wait, a missed
@@ -29,7 +31,9 @@ import (
 
 // LibraryFit is the best member of a library family.
 type LibraryFit struct {
-	Family   string
+	Family string
+	// Client is the gRPC client whose timing the "grpc" family models.
+	Client   backoff.GRPCClient
 	Strategy backoff.Backoff
 	// Fitted is the strategy replayed on the held-out items (medians over
 	// libraryRuns realisations when it has jitter), and Tried the members
@@ -60,8 +64,15 @@ func (st *study) library() error {
 		return fmt.Errorf("family %s: needs a requests budget and a give-up age", fam)
 	}
 	lf := &LibraryFit{Family: fam}
+	if fam == "grpc" {
+		c, err := backoff.GRPCClientNamed(st.opt.GRPCClient)
+		if err != nil {
+			return fmt.Errorf("family grpc: %w", err)
+		}
+		lf.Client = c
+	}
 	best := math.Inf(1)
-	for _, b := range libraryMembers(fam) {
+	for _, b := range libraryMembers(fam, lf.Client.Jitter) {
 		if err := st.stopped("family " + fam); err != nil {
 			return err
 		}
@@ -121,15 +132,16 @@ func (st *study) replayStrategy(b backoff.Backoff, smp Sample, runs int) (Metric
 	return m, wait / float64(runs), asks / float64(runs), nil
 }
 
-// libraryMembers are the family's members searched.
-func libraryMembers(fam string) []backoff.Backoff {
+// libraryMembers are the family's members searched; a "grpc" member
+// waits with the client's jitter grpcJitter.
+func libraryMembers(fam string, grpcJitter backoff.Jitter) []backoff.Backoff {
 	ms, s, m := time.Millisecond, time.Second, time.Minute
 	initials := []time.Duration{100 * ms, 200 * ms, 500 * ms, s, 2 * s, 5 * s, 10 * s, 30 * s}
 	caps := []time.Duration{0, 5 * s, 10 * s, 30 * s, m, 2 * m, 5 * m}
-	jitters := []backoff.JitterKind{backoff.NoJitter, backoff.Full}
+	jitters := []backoff.Jitter{{}, {Kind: backoff.Full}}
 	attempts := []int{0}
 	if fam == "grpc" {
-		caps, jitters, attempts = caps[1:], jitters[1:], []int{2, 3, 4, 5}
+		caps, jitters, attempts = caps[1:], []backoff.Jitter{grpcJitter}, []int{2, 3, 4, 5}
 	}
 	var out []backoff.Backoff
 	for _, in := range initials {
@@ -140,7 +152,7 @@ func libraryMembers(fam string) []backoff.Backoff {
 						if c > 0 && c < in {
 							continue
 						}
-						out = append(out, backoff.Backoff{Kind: backoff.Exponential, Initial: in, Factor: f, Max: c, Jitter: backoff.Jitter{Kind: j}, Attempts: a})
+						out = append(out, backoff.Backoff{Kind: backoff.Exponential, Initial: in, Factor: f, Max: c, Jitter: j, Attempts: a})
 					}
 				}
 			}

@@ -49,7 +49,7 @@ func TestLibraryFamilyBeatsEveryPlainMember(t *testing.T) {
 		return w.Lag.Mean, m.RequestsPerItem, AsksBy(s, h)
 	}
 	best, bestB := math.Inf(1), backoff.Backoff{}
-	for _, b := range libraryMembers("exponential") {
+	for _, b := range libraryMembers("exponential", backoff.Jitter{}) {
 		if !b.Deterministic() {
 			continue
 		}
@@ -68,15 +68,17 @@ func TestLibraryFamilyBeatsEveryPlainMember(t *testing.T) {
 	}
 }
 
-// gRPC's members have full jitter, a cap and 2 to 5 attempts.
+// gRPC's members have the client's jitter, a cap and 2 to 5 attempts.
 func TestLibraryFamilyGRPCMembers(t *testing.T) {
-	ms := libraryMembers("grpc")
-	if len(ms) == 0 {
-		t.Fatal("no members")
-	}
-	for _, b := range ms {
-		if b.Jitter.Kind != backoff.Full || b.Max <= 0 || b.Attempts < 2 || b.Attempts > 5 || b.Kind != backoff.Exponential {
-			t.Fatalf("member %s is not a gRPC retry policy", b)
+	for _, j := range []backoff.Jitter{backoff.GRPC, {Kind: backoff.Full}} {
+		ms := libraryMembers("grpc", j)
+		if len(ms) == 0 {
+			t.Fatal("no members")
+		}
+		for _, b := range ms {
+			if b.Jitter != j || b.Max <= 0 || b.Attempts < 2 || b.Attempts > 5 || b.Kind != backoff.Exponential {
+				t.Fatalf("member %s is not a gRPC retry policy with jitter %s", b, j)
+			}
 		}
 	}
 }

@@ -56,9 +56,9 @@
 //
 // # pollfit export
 //
-// Write a schedule as schedule text, JSON, Go, JavaScript, TypeScript, Kotlin or a list of asks.
+// Write a schedule as schedule text, JSON, Go, JavaScript, TypeScript, Kotlin, Python or a list of asks.
 //
-//	pollfit export [--format dsl|json|go|js|ts|kotlin|asks] (--schedule SPEC | --from FILE) [-o FILE] [flags]
+//	pollfit export [--format dsl|json|go|js|ts|kotlin|python|asks] (--schedule SPEC | --from FILE) [-o FILE] [flags]
 //
 // # pollfit fit
 //

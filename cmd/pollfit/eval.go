@@ -184,13 +184,17 @@ func neverStops(named []namedSchedule) bool {
 }
 
 // evalRows are the replays with each schedule's stuck cost: its asks by
-// the age it gave up at (NaN for a strategy).
+// the age it gave up at (for a strategy with jitter, the median over the
+// realisations, as its other figures).
 func evalRows(named []namedSchedule, ms []fit.Metrics) []fit.Row {
 	rows := make([]fit.Row, len(ms))
 	for i, m := range ms {
-		if s := named[i].sched; s != nil {
+		switch s := named[i].sched; {
+		case s != nil:
 			rows[i] = fit.ScheduleRow(s, m)
-		} else {
+		case m.Spread != nil:
+			rows[i] = fit.RowOf(m, m.Spread.StuckAsks)
+		default:
 			rows[i] = fit.RowOf(m, math.NaN())
 		}
 	}

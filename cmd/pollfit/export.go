@@ -16,18 +16,20 @@ import (
 func init() {
 	register(&command{
 		name:    "export",
-		summary: "write a schedule as schedule text, JSON, Go, JavaScript, TypeScript, Kotlin or a list of asks",
+		summary: "write a schedule as schedule text, JSON, Go, JavaScript, TypeScript, Kotlin, Python or a list of asks",
 		usage:   "pollfit export [--format " + strings.Join(export.Formats, "|") + "] (--schedule SPEC | --from FILE) [-o FILE] [flags]",
 		example: `  pollfit export --schedule 'at 0s 3s 8s 16s 29s, 15s until 2m, 30s' --format json -o poll.json
   pollfit export --from poll.json --format go --package payments --var CheckoutPoll -o poll_gen.go
   pollfit export --from poll.json --format kotlin --package com.example.payments --var CheckoutPoll
+  pollfit export --schedule 'at 0s 1s, 2s until 2m, 5s' --format python -o poll.py
   pollfit export --schedule 'at 0s 1s, 2s until 2m, 5s' --format asks --horizon 10m
   pollfit fit --json --requests-per-item 8 payments.csv | pollfit export --from - --format dsl --comment 'for checkout'
 
 --schedule takes schedule text or @FILE (schedule text or JSON). --from reads
 a JSON document written by 'pollfit export --format json' (its meta is kept)
 or by 'pollfit fit --json'; - reads standard input. The Go, JavaScript,
-TypeScript and Kotlin output has no dependencies. --format asks lists the
+TypeScript, Kotlin and Python output has no dependencies (Python's
+tenacity_wait() is tenacity's wait= and stop=). --format asks lists the
 ages of the asks in milliseconds, one a line (--json: one JSON object), up to
 the schedule's end or --horizon, for other languages and config files. See
 'go doc github.com/pollfit/pollfit/export' for the API and for adapters to
@@ -40,7 +42,7 @@ cenkalti/backoff, failsafe-go, retry-go and go-retry.`,
 type exportOpts struct {
 	format, spec, from, out, comment *string
 	pkg, varName, typ, horizon       *string
-	service, codes                   *string
+	service, codes, grpcClient       *string
 	force, varOnly, json             *bool
 }
 
@@ -50,25 +52,26 @@ var exportFlagFormats = map[string][]string{
 	"package": {"go", "kotlin"}, "var": {"go", "kotlin"},
 	"type": {"go"}, "var-only": {"go"},
 	"horizon": {"asks"}, "json": {"asks"},
-	"service": {"grpc"}, "codes": {"grpc"},
+	"service": {"grpc"}, "codes": {"grpc"}, "grpc-client": {"grpc"},
 }
 
 func exportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	o := &exportOpts{
-		format:  fs.StringP("format", "f", "dsl", "output format: "+strings.Join(export.Formats, ", ")),
-		spec:    fs.StringP("schedule", "s", "", "the schedule: schedule text, a retry strategy or @FILE"),
-		from:    fs.String("from", "", "read the schedule and its meta from a JSON document (- for stdin)"),
-		out:     fs.StringP("output", "o", "", "write to FILE instead of stdout"),
-		force:   fs.Bool("force", false, "overwrite an existing output file"),
-		comment: fs.String("comment", "", "comment to put in the output (replaces one read with --from)"),
-		pkg:     fs.String("package", "poll", "Go, Kotlin: package name"),
-		varName: fs.String("var", "Poll", "Go: name of the schedule variable; Kotlin: name of the object"),
-		typ:     fs.String("type", "Schedule", "Go: name of the schedule type (helper types are named after it)"),
-		varOnly: fs.Bool("var-only", false, "Go: declare only the variable, for a package that already has the types"),
-		horizon: fs.String("horizon", "", "asks: the give-up age (default: the schedule's end; needed when it never stops)"),
-		json:    fs.Bool("json", false, "asks: write one JSON object instead of one age a line"),
-		service: fs.String("service", "", "grpc: the service the retry policy is for (default every service)"),
-		codes:   fs.String("codes", "UNAVAILABLE", "grpc: the status codes to retry on, comma-separated"),
+		format:     fs.StringP("format", "f", "dsl", "output format: "+strings.Join(export.Formats, ", ")),
+		spec:       fs.StringP("schedule", "s", "", "the schedule: schedule text, a retry strategy or @FILE"),
+		from:       fs.String("from", "", "read the schedule and its meta from a JSON document (- for stdin)"),
+		out:        fs.StringP("output", "o", "", "write to FILE instead of stdout"),
+		force:      fs.Bool("force", false, "overwrite an existing output file"),
+		comment:    fs.String("comment", "", "comment to put in the output (replaces one read with --from)"),
+		pkg:        fs.String("package", "poll", "Go, Kotlin: package name"),
+		varName:    fs.String("var", "Poll", "Go: name of the schedule variable; Kotlin: name of the object"),
+		typ:        fs.String("type", "Schedule", "Go: name of the schedule type (helper types are named after it)"),
+		varOnly:    fs.Bool("var-only", false, "Go: declare only the variable, for a package that already has the types"),
+		horizon:    fs.String("horizon", "", "asks: the give-up age (default: the schedule's end; needed when it never stops)"),
+		json:       fs.Bool("json", false, "asks: write one JSON object instead of one age a line"),
+		service:    fs.String("service", "", "grpc: the service the retry policy is for, or one method of it (pkg.Svc/Method) (default every service)"),
+		codes:      fs.String("codes", "UNAVAILABLE", "grpc: the status codes to retry on, comma-separated gRPC names (UNAVAILABLE, DEADLINE_EXCEEDED, ...)"),
+		grpcClient: fs.String("grpc-client", "", "grpc: "+grpcClientHelp),
 	}
 	return func(e *env, args []string) error { return runExport(e, fs, o, args) }
 }
@@ -81,7 +84,7 @@ func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
 	if f != "grpc" && !slices.Contains(export.Formats, f) {
 		return usagef("export: unknown --format %q (want %s or grpc)", *o.format, strings.Join(export.Formats, ", "))
 	}
-	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json", "service", "codes"} {
+	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json", "service", "codes", "grpc-client"} {
 		if fs.Changed(name) && !slices.Contains(exportFlagFormats[name], f) {
 			return usagef("export: --%s applies to --format %s only", name, strings.Join(exportFlagFormats[name], " and "))
 		}
@@ -134,11 +137,11 @@ func exportWriter(e *env, f string, s *schedule.Schedule, meta *export.Meta, o *
 // config's retryPolicy.
 func exportGRPC(e *env, o *exportOpts) error {
 	if *o.from != "" || *o.spec == "" {
-		return usagef("export: --format grpc takes the strategy with --schedule, e.g. 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=full)'")
+		return usagef("export: --format grpc takes the strategy with --schedule, e.g. 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=grpc)'")
 	}
 	n, err := parseSpec("", *o.spec)
 	if err == nil && n.strategy == nil {
-		err = fmt.Errorf("%s is a schedule: --format grpc takes a retry strategy, e.g. 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=full)'", *o.spec)
+		err = fmt.Errorf("%s is a schedule: --format grpc takes a retry strategy, e.g. 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=grpc)'", *o.spec)
 	}
 	if err != nil {
 		return usagef("export: --schedule: %v", err)
@@ -147,11 +150,24 @@ func exportGRPC(e *env, o *exportOpts) error {
 	if !ok {
 		return usagef("export: --format grpc: %s is not exponential backoff", n.strategy)
 	}
-	opt := export.GRPCOptions{Service: *o.service, Codes: splitComma(*o.codes)}
+	opt := export.GRPCOptions{Service: *o.service, Codes: splitComma(*o.codes), Client: *o.grpcClient}
+	return writeGRPC(e, "export", *o.out, *o.force, b, opt)
+}
+
+// grpcClientHelp is the help of --grpc-client, for export and fit.
+const grpcClientHelp = "the client that runs the policy, whose retry timing pollfit models: go (default) or java (cap × U(0.8, 1.2), gRFC A6 as revised in 2024) or node (U(0, cap))"
+
+// writeGRPC writes b as a gRPC service config to out (stdout when ""),
+// checked before any file is created, and says on stderr what the
+// client must set besides (export.GRPCNote).
+func writeGRPC(e *env, cmd, out string, force bool, b backoff.Backoff, opt export.GRPCOptions) error {
 	if err := export.GRPC(io.Discard, b, opt); err != nil {
-		return usagef("export: %v", err)
+		return usagef("%s: %v", cmd, err)
 	}
-	return writeOutput(*o.out, *o.force, e.stdout, func(w io.Writer) error { return export.GRPC(w, b, opt) })
+	if note := export.GRPCNote(b, opt); note != "" {
+		fmt.Fprintf(e.stderr, "pollfit: %s: %s\n", cmd, note)
+	}
+	return writeOutput(out, force, e.stdout, func(w io.Writer) error { return export.GRPC(w, b, opt) })
 }
 
 // exportInput reads the schedule from --schedule or --from, exactly one.

@@ -10,6 +10,7 @@ import (
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/plot"
 	"github.com/spf13/pflag"
@@ -119,7 +120,7 @@ type fitFlagValues struct {
 	smooth                                   smoothFlag
 	signals                                  bool
 	stuckAsks, bootstrap                     int
-	family                                   string
+	family, grpcClient                       string
 	deadlines, batches                       bool // registered by fit only
 }
 
@@ -131,6 +132,7 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.IntVar(&v.maxAttempts, "max-attempts", 0, "budget: at most N asks in all, the last at --horizon")
 	fs.StringVar(&v.horizon, "horizon", "", "give-up age: the poller stops asking there and every schedule is costed to it (default: the nice age by which 99% of answers land; never: a schedule that never stops)")
 	fs.StringVar(&v.family, "family", "", "also fit the best member of a retry library's family at the budget: exponential or grpc (export it with -f grpc)")
+	fs.StringVar(&v.grpcClient, "grpc-client", "", "with --family grpc: "+grpcClientHelp)
 	fs.IntVar(&v.bootstrap, "bootstrap", 200, "resamples of the held-out items for 95% intervals on the figures (0: none)")
 	fs.IntVar(&v.stuckAsks, "stuck-asks", 0, "cap on the asks by the give-up age to an item that never answers (default: a baseline's own when its cost is the budget, else 8 × the requests budget)")
 	fs.StringVar(&v.firstAsk, "first-ask", "0", "age of the first ask")
@@ -234,7 +236,15 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	if o.Budget.IsZero() && len(baselines) == 0 {
 		return fit.StudyOptions{}, usagef("%s: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match", cmd)
 	}
-	so := fit.StudyOptions{Options: o, Holdout: v.holdout, Seed: v.seed, Rough: v.smooth.off, Bandwidth: v.smooth.bandwidth, Bootstrap: v.bootstrap, Family: v.family,
+	if v.grpcClient != "" {
+		if v.family != "grpc" {
+			return fit.StudyOptions{}, usagef("%s: --grpc-client applies to --family grpc only", cmd)
+		}
+		if _, err := backoff.GRPCClientNamed(v.grpcClient); err != nil {
+			return fit.StudyOptions{}, usagef("%s: --grpc-client: %v", cmd, err)
+		}
+	}
+	so := fit.StudyOptions{Options: o, Holdout: v.holdout, Seed: v.seed, Rough: v.smooth.off, Bandwidth: v.smooth.bandwidth, Bootstrap: v.bootstrap, Family: v.family, GRPCClient: v.grpcClient,
 		NoDeadlines: !v.deadlines, NoBatches: !v.batches, NoSignals: !v.signals, AsksBy: countBy}
 	for _, b := range baselines {
 		so.Baselines = append(so.Baselines, fit.Baseline{Name: b.name, Schedule: b.sched})
@@ -303,7 +313,7 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			if rep.res.Library == nil {
 				return fmt.Errorf("fit: no gRPC retry policy fits the budget and the stuck cap")
 			}
-			return export.GRPC(e.stdout, rep.res.Library.Strategy, export.GRPCOptions{})
+			return writeGRPC(e, "fit", "", false, rep.res.Library.Strategy, export.GRPCOptions{Client: v.grpcClient})
 		case *format != "":
 			return export.Write(e.stdout, *format, rep.res.Schedule, rep.meta(), export.GoOptions{Args: e.args})
 		case *asJSON:

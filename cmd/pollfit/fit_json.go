@@ -113,7 +113,7 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 		out.Comparisons = append(out.Comparisons, cj)
 	}
 	if l := res.Library; l != nil {
-		out.Library = &libraryJSON{l.Family, l.Strategy.String(), l.Tried, l.Fitted, fit.JSONNumber(l.WaitLag)}
+		out.Library = &libraryJSON{l.Family, l.Client.Name, l.Strategy.String(), l.Tried, l.Fitted, fit.JSONNumber(l.WaitLag)}
 	}
 	if res.Model == nil {
 		out.Holdout = &holdoutJSON{res.Holdout, res.Seed, res.FitOn.Total(), res.HeldOut.Total()}
@@ -127,9 +127,11 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 	return enc.Encode(out)
 }
 
-// libraryJSON is the best member of a library family.
+// libraryJSON is the best member of a library family; grpc_client is
+// the client whose timing the grpc family models.
 type libraryJSON struct {
 	Family   string   `json:"family"`
+	Client   string   `json:"grpc_client,omitempty"`
 	Strategy string   `json:"strategy"`
 	Tried    int      `json:"tried"`
 	Row      fit.Row  `json:"metrics"`

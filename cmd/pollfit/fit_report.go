@@ -64,7 +64,7 @@ func (r *fitReport) writeText(w io.Writer) {
 		fmt.Fprintf(w, "\n--family %s: the best of %d members within the budget and the stuck cap is %s: on the held-out items %s mean lag over the answers it sees, %s of them missed, at %.2f requests per item and %s stuck asks; counting a missed answer as waiting until the give-up age it waits %s, %s than the fitted schedule's %s",
 			l.Family, l.Tried, l.Strategy, schedule.FormatAge(f.Lag.Mean), share(f.MissedShare), f.RequestsPerItem, count(f.Stuck), schedule.FormatAge(l.WaitLag), fit.FormatChange(l.WaitLag/res.Fitted.Lag.Mean-1), schedule.FormatAge(res.Fitted.Lag.Mean))
 		if l.Family == "grpc" {
-			fmt.Fprint(w, " (-f grpc writes it as a service config)")
+			fmt.Fprintf(w, " (timed as %s waits, %s, --grpc-client to change; -f grpc writes it as a service config)", l.Client.Library, l.Client.WaitRule())
 		}
 		fmt.Fprintln(w)
 	}

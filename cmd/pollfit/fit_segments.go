@@ -57,9 +57,9 @@ func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 		return usagef("fit: --plot draws one schedule: run without --by")
 	}
 	switch strings.ToLower(format) {
-	case "", "dsl", "json", "go", "js", "ts", "kotlin":
+	case "", "dsl", "json", "go", "js", "ts", "kotlin", "python":
 	default:
-		return usagef("fit: --by writes -f dsl, json, go, js, ts or kotlin (one schedule per value); for %s, export each value's schedule on its own", format)
+		return usagef("fit: --by writes -f dsl, json, go, js, ts, kotlin or python (one schedule per value); for %s, export each value's schedule on its own", format)
 	}
 	rep, err := runSegments(e, rf, v, bf, args, "fit")
 	if err != nil {

@@ -111,8 +111,9 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 // frontierIgnores are fit's flags that the frontier has no use for: it
 // prints no asks-by counts (--count-asks-by) nor intervals (--bootstrap),
 // ships no exact optimum, so the smoothing of the density it is fitted
-// to never shows (--smooth), and fits no library family (--family).
-var frontierIgnores = []string{"count-asks-by", "bootstrap", "smooth", "family"}
+// to never shows (--smooth), and fits no library family (--family,
+// --grpc-client).
+var frontierIgnores = []string{"count-asks-by", "bootstrap", "smooth", "family", "grpc-client"}
 
 // frontierInput reads the logs, or parses the model.
 func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *fit.StudyOptions) (fit.Sample, fit.Distribution, error) {

@@ -42,7 +42,9 @@ type Jitter struct {
 	Factor float64
 }
 
-// GRPC is gRPC's ±20 % jitter applied after the cap.
+// GRPC is gRPC's ±20 % jitter applied after the cap: its connection
+// backoff's and, since gRFC A6's 2024 revision, the retry wait of
+// grpc-go and grpc-java (GRPCClients).
 var GRPC = Jitter{Kind: AfterCap, Factor: 0.2}
 
 // String writes j as the jitter= option of a spec.
