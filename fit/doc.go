@@ -16,6 +16,14 @@
 //   - An answer after H (or after the schedule's last ask) is missed; the
 //     missed share is shown beside the lag, which averages over the
 //     answers seen.
+//   - Every row the study makes asks at H, so sees every answer by H and
+//     misses only the answers after it, the same in every row: the
+//     fitted schedule, the limit, and each member of the families
+//     (fixed interval, backoff, jittered backoff), which asks once more
+//     at H when its last ask falls before it. A baseline or strategy
+//     given is replayed as written; an answer after its last ask is
+//     missed, and --family ranks a library's members as if it waited
+//     until H.
 //   - An item still pending costs the asks up to min(its censoring age,
 //     H). A stuck item, one that never answers, costs every ask up to H:
 //     the stuck cost, a second budget (Options.StuckAsks) that the fit
@@ -31,9 +39,15 @@
 // or the weighted bins of a histogram) into fitting and held-out parts,
 // fixes H and the stuck cap, fits, and measures the fitted schedule, the
 // limit and each baseline on the held-out part. The limit is the exact
-// optimum on those very items at the fitted schedule's cost there, which
-// no schedule asking by age beats; Comparison holds each baseline beside
-// the fit at its cost. StudyFrontier sweeps budgets through the same
+// optimum on those very items under the study's own budget kind: at the
+// fitted schedule's requests per item there (a mix of two schedules),
+// within the asks of an asks-by or max-attempts budget, or at the price
+// within the stuck cap (one schedule each; a Lagrangian bound, labelled
+// "a bound, not a schedule", where that programme would be too large).
+// No schedule asking by age and at H beats it under that budget;
+// Comparison holds each baseline beside the fit at its cost, read only
+// between fits whose held-out costs bracket the baseline's, and Decision
+// what shipping the fit changes against the first baseline. StudyFrontier sweeps budgets through the same
 // steps, so that a frontier at budget B and a fit at B agree.
 // StudySegments runs Study once per segment (the items of one value of a
 // categorical column, such as a payment method) at a requests budget

@@ -129,7 +129,8 @@ func (f *family) within(b float64, stuck int, seed uint64, exact bool) (Predicti
 	return f.full(best, bestX), bestX
 }
 
-// fixedAsks asks every x seconds from the first ask to the horizon.
+// fixedAsks asks every x seconds from the first ask to the horizon, and
+// at the horizon (see askAtEnd).
 func (p *problem) fixedAsks(x float64) []float64 {
 	n := int(math.Floor((p.end-p.first)/x+1e-9)) + 1
 	if p.forever && p.first+float64(n-1)*x < p.end {
@@ -142,12 +143,25 @@ func (p *problem) fixedAsks(x float64) []float64 {
 	for k := range asks {
 		asks[k] = p.first + float64(k)*x
 	}
-	return asks
+	return p.askAtEnd(asks)
+}
+
+// askAtEnd adds an ask at the horizon to a family member that stops
+// before it, as the cost model has every row the study makes do: it
+// gives up at H, so it asks once more there and sees every answer by H,
+// as the limit and the fit do (the last ask of a fixed interval or a
+// backoff seldom falls on H).
+func (p *problem) askAtEnd(asks []float64) []float64 {
+	if p.forever || len(asks) == 0 || asks[len(asks)-1] >= p.end*(1-1e-12) {
+		return asks
+	}
+	return append(asks, p.end)
 }
 
 // backoffAsks asks at the first age, then after gaps x, 2x, 4x, ...
 // (capped at the maximum interval), each gap drawn uniformly below its
-// value when r is given (full jitter), up to the horizon.
+// value when r is given (full jitter), up to the horizon, and at the
+// horizon (see askAtEnd).
 func (p *problem) backoffAsks(x float64, r *rand.Rand) []float64 {
 	asks := []float64{p.first}
 	gap := x
@@ -170,5 +184,5 @@ func (p *problem) backoffAsks(x float64, r *rand.Rand) []float64 {
 		asks = append(asks, a)
 		gap *= 2
 	}
-	return asks
+	return p.askAtEnd(asks)
 }

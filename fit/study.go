@@ -134,6 +134,9 @@ type StudyResult struct {
 	Continuous *Row
 	// Baselines compares each baseline with the fit at its cost.
 	Baselines []Comparison
+	// Decision is what shipping Schedule changes against today's, the
+	// first baseline, on the held-out items; nil without a baseline.
+	Decision *Decision
 	// Shapes is what the estimators found on the fitting items.
 	Shapes *Shapes
 	// FitOn and HeldOut are the samples fitted on and measured on (the

@@ -45,10 +45,10 @@ func (st *study) bootstrap() error {
 	for k, row := range rows {
 		reps[k] = replayAll(scheds[k], st.test.Items, replayHorizon(scheds[k], st.test, row.Horizon))
 	}
-	seconds := make([]*replayed, len(r.Baselines))
+	reads := make([][]*replayed, len(r.Baselines))
 	for i, c := range r.Baselines {
-		if c.second != nil {
-			seconds[i] = replayAll(c.second, st.test.Items, replayHorizon(c.second, st.test, c.Fitted.Horizon))
+		for _, s := range c.reads {
+			reads[i] = append(reads[i], replayAll(s, st.test.Items, replayHorizon(s, st.test, c.Fitted.Horizon)))
 		}
 	}
 	lag, p95, req := grid2(len(rows), n), grid2(len(rows), n), grid2(len(rows), n)
@@ -66,12 +66,11 @@ func (st *study) bootstrap() error {
 			lag[k][j], p95[k][j], req[k][j] = rp.measure(w)
 		}
 		for i, c := range r.Baselines {
-			y := lag[2+2*i][j]
-			if rp := seconds[i]; rp != nil {
-				m2, _, _ := rp.measure(w)
-				y += (m2 - y) * c.mix
+			ys := make([]float64, len(reads[i]))
+			for k, rp := range reads[i] {
+				ys[k], _, _ = rp.measure(w)
 			}
-			change[i][j] = y/lag[1+2*i][j] - 1
+			change[i][j] = relChange(c.equalCostLag(ys), lag[1+2*i][j])
 		}
 		return nil
 	})
@@ -82,7 +81,19 @@ func (st *study) bootstrap() error {
 		row.LagCI, row.P95CI, row.RequestsCI = interval(lag[k]), interval(p95[k]), interval(req[k])
 	}
 	for i := range r.Baselines {
-		r.Baselines[i].ChangeCI = interval(change[i])
+		c := &r.Baselines[i]
+		c.ChangeCI = containing(interval(change[i]), c.Change)
+	}
+	if d := r.Decision; d != nil {
+		rel := func(xs, base []float64) []float64 {
+			out := make([]float64, n)
+			for j := range out {
+				out[j] = relChange(xs[j], base[j])
+			}
+			return out
+		}
+		d.RequestsCI = containing(interval(rel(req[0], req[1])), d.RequestsChange)
+		d.LagCI = containing(interval(rel(lag[0], lag[1])), d.LagChange)
 	}
 	r.Bootstrap = n
 	return nil
@@ -106,4 +117,14 @@ func interval(xs []float64) Interval {
 	slices.Sort(xs)
 	at := func(p float64) float64 { return xs[min(int(p*float64(len(xs))), len(xs)-1)] }
 	return Interval{at(0.025), at(0.975)}
+}
+
+// containing widens ci, an interval of a change read at x, to contain x (a
+// percentile interval of a skewed statistic may miss its own point); an
+// interval not computed, or a point not a number, stays as it is.
+func containing(ci Interval, x float64) Interval {
+	if math.IsNaN(ci[0]) || math.IsNaN(ci[1]) || math.IsNaN(x) {
+		return ci
+	}
+	return Interval{math.Min(ci[0], x), math.Max(ci[1], x)}
 }

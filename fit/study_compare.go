@@ -22,14 +22,25 @@ type Comparison struct {
 	Fitted   Row
 	// EqualCostLag is the fitted schedules' mean lag at the baseline's
 	// held-out requests per item: Fitted's own when the held-out costs
-	// agree to 0.5%, else interpolated between fits at two budgets either
-	// side (or extrapolated from the nearest two), unless that reads a
-	// longer wait for more requests than Fitted's (or a shorter for
-	// fewer): then Fitted's own, a bound at the baseline's cost. Change is
-	// EqualCostLag relative to the baseline's mean lag, minus one.
+	// agree to 0.5% (SameCost), else interpolated between the two fits
+	// whose held-out costs bracket the baseline's (Interpolated; Bracket
+	// holds them), searched for within equalCostFits more fits and never
+	// extrapolated. With no bracket (NoBracket) it is Fitted's own lag,
+	// at Fitted's own cost, and RequestsChange says how far that is from
+	// the baseline's. Change is EqualCostLag relative to the baseline's
+	// mean lag, minus one: at least −1, as a lag is never negative.
 	EqualCostLag, Change float64
-	// Interpolated reports whether EqualCostLag was interpolated.
-	Interpolated bool
+	// RequestsChange is Fitted's held-out requests per item relative to
+	// the baseline's, minus one.
+	RequestsChange float64
+	// SameCost reports that Fitted and the baseline spend the same to
+	// 0.5% on the held-out items; Interpolated that EqualCostLag is read
+	// between the fits of Bracket, at the baseline's cost; NoBracket that
+	// a requests budget's search found no fits either side of it.
+	SameCost, Interpolated, NoBracket bool
+	// Bracket are the two fits EqualCostLag is interpolated between,
+	// measured (nil unless Interpolated).
+	Bracket []Row
 	// SameLag is the cheapest fitted schedule whose held-out mean lag is
 	// no more than the baseline's (a requests budget only; nil when no
 	// fit up to the baseline's cost matches it), measured; Saving is the
@@ -40,8 +51,11 @@ type Comparison struct {
 	// ChangeCI is Change's 95% bootstrap interval.
 	ChangeCI Interval
 
-	second *schedule.Schedule // the second fit EqualCostLag is read off
-	mix    float64            // its weight: EqualCostLag = (1−mix)·Fitted + mix·second
+	// reads are the schedules EqualCostLag is read off (Fitted's alone,
+	// or Bracket's), and mix the second's weight: EqualCostLag =
+	// (1−mix)·lag(reads[0]) + mix·lag(reads[1]).
+	reads []*schedule.Schedule
+	mix   float64
 }
 
 // compare measures each baseline and fits at its cost.
@@ -53,6 +67,11 @@ func (st *study) compare() error {
 			return fmt.Errorf("baseline %s: %w", b.Name, err)
 		}
 		r.Baselines = append(r.Baselines, c)
+	}
+	if len(r.Baselines) > 0 {
+		b := r.Baselines[0].Baseline
+		r.Decision = &Decision{Against: b.Name, RequestsChange: relChange(r.Fitted.RequestsPerItem, b.RequestsPerItem),
+			LagChange: relChange(r.Fitted.Lag.Mean, b.Lag.Mean), RequestsCI: noInterval, LagCI: noInterval}
 	}
 	return nil
 }
@@ -84,7 +103,7 @@ func (st *study) compareOne(b Baseline) (Comparison, error) {
 	if err := st.equalCost(&c); err != nil {
 		return Comparison{}, err
 	}
-	c.Change = c.EqualCostLag/base.Lag.Mean - 1
+	c.Change = relChange(c.EqualCostLag, base.Lag.Mean)
 	if err := st.sameLag(&c); err != nil {
 		return Comparison{}, err
 	}
@@ -137,49 +156,5 @@ func (st *study) sameLag(c *Comparison) error {
 	if c.SameLag != nil {
 		c.Saving = 1 - c.SameLag.RequestsPerItem/c.Baseline.RequestsPerItem
 	}
-	return nil
-}
-
-// equalCost sets the fitted lag at the baseline's held-out requests per
-// item when the held-out costs differ: the fit again at the budget scaled
-// by the ratio of the costs, and the line through the two fits.
-func (st *study) equalCost(c *Comparison) error {
-	want, got := c.Baseline.RequestsPerItem, c.Fitted.RequestsPerItem
-	if c.Budget.Kind() != BudgetRequests || math.Abs(got-want) <= 5e-3*want {
-		return nil
-	}
-	b := Budget{RequestsPerItem: math.Max(1, c.Budget.RequestsPerItem*want/got)}
-	res, err := st.fit(b, c.StuckCap)
-	if err := st.stopped("equal cost"); err != nil {
-		return err
-	}
-	if err != nil {
-		return nil // no second fit: keep the pair as measured
-	}
-	m, err := st.measure("", res.Schedule)
-	if err != nil {
-		return err
-	}
-	x0, y0, x1, y1 := got, c.Fitted.Lag.Mean, m.RequestsPerItem, m.Lag.Mean
-	c.second = res.Schedule
-	switch {
-	case math.Abs(x1-want) <= 5e-3*want:
-		c.EqualCostLag, c.mix = y1, 1
-	case x1 != x0:
-		c.mix = (want - x0) / (x1 - x0)
-		c.EqualCostLag = y0 + (y1-y0)*c.mix
-	default:
-		c.second = nil
-		return nil
-	}
-	// More budget never has to wait longer: the fitted schedule's own lag
-	// bounds the lag at the baseline's cost from above when it spent less
-	// than the baseline, from below when it spent more. A reading that
-	// crosses that bound is held-out noise: keep the pair as measured.
-	if (got <= want && c.EqualCostLag > y0) || (got > want && c.EqualCostLag < y0) {
-		c.EqualCostLag, c.second, c.mix = y0, nil, 0
-		return nil
-	}
-	c.Interpolated = true
 	return nil
 }

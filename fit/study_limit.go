@@ -35,11 +35,15 @@ func (st *study) limit() error {
 	}
 	l, cands, exact := st.limitLaw(end.Seconds())
 	first, free := st.limitStart()
-	lim, err := hindsight(l, cands, first, free, st.opt.Objective, r.Fitted.RequestsPerItem)
+	lim, bound, err := st.hindsightAt(l, cands, first, free)
 	if err != nil {
 		return err
 	}
-	m := Metrics{Name: st.limitName(), Horizon: end, RequestsPerItem: r.Fitted.RequestsPerItem, AsksByAges: st.opt.AsksBy,
+	req := r.Fitted.RequestsPerItem // the requests budget's mix spends it exactly
+	if k := r.Budget.Kind(); k.CountsAsks() || k == BudgetPrice {
+		req = lim.prediction().RequestsPerItem
+	}
+	m := Metrics{Name: st.limitName(), Horizon: end, RequestsPerItem: req, AsksByAges: st.opt.AsksBy,
 		Items: r.Fitted.Items, Pending: r.Fitted.Pending}
 	if st.model == nil {
 		// It sees every answer by the give-up age, and misses the rest.
@@ -58,8 +62,25 @@ func (st *study) limit() error {
 	if st.model != nil {
 		r.Limit.MissedShare = 1 - st.model.CDF(end.Seconds())/st.model.CDF(math.MaxFloat64)
 	}
-	r.LimitNote = st.limitNote(end, free, exact)
+	r.LimitNote = st.limitNote(end, free, exact, bound)
 	return nil
+}
+
+// hindsightAt is the limit under the study's budget kind: at the fitted
+// schedule's requests per item (a mix of two schedules); under a budget
+// that counts asks, at most that many asks to H; at a price, the priced
+// optimum within the stuck cap. bound reports a Lagrangian bound rather
+// than a schedule.
+func (st *study) hindsightAt(l law, cands []float64, first float64, free bool) (mixed, bool, error) {
+	r := st.res
+	switch b := r.Budget; b.Kind() {
+	case BudgetAsksBy, BudgetMaxAttempts:
+		return hindsightCapped(l, cands, first, free, st.opt.Objective, 0, int(b.limit()), maxCountCells)
+	case BudgetPrice:
+		return hindsightCapped(l, cands, first, free, st.opt.Objective, b.Price, r.StuckCap, maxCountCells)
+	}
+	lim, err := hindsight(l, cands, first, free, st.opt.Objective, r.Fitted.RequestsPerItem)
+	return lim, false, err
 }
 
 // limitLaw is the law the limit is computed on, to end seconds: the
@@ -76,13 +97,24 @@ func (st *study) limitLaw(end float64) (law, []float64, bool) {
 }
 
 // limitNote says what the limit covers.
-func (st *study) limitNote(end time.Duration, free, exact bool) string {
+func (st *study) limitNote(end time.Duration, free, exact, bound bool) string {
 	what := fmt.Sprintf("the %d held-out items", int(math.Round(st.test.Total())))
 	if st.model != nil {
 		what = "the model"
 	}
-	note := fmt.Sprintf("limit: the exact optimum on %s at the fitted schedule's cost (%.2f requests per item), mixing two exact schedules; no schedule asking by age that asks at %s does better at that cost",
-		what, st.res.Fitted.RequestsPerItem, schedule.FormatDuration(end))
+	r := st.res
+	var note string
+	switch k := r.Budget.Kind(); {
+	case bound:
+		note = fmt.Sprintf("limit: a bound, not a schedule: the Lagrangian bound on %s under the budget, %s (a mix of two exact schedules either side of it); no schedule asking by age that asks at %s and keeps the budget does better",
+			what, st.budgetCap(), schedule.FormatDuration(end))
+	case k.CountsAsks() || k == BudgetPrice:
+		note = fmt.Sprintf("limit: the exact optimum on %s under the budget, %s, one schedule; no schedule asking by age that asks at %s and keeps the budget does better",
+			what, st.budgetCap(), schedule.FormatDuration(end))
+	default:
+		note = fmt.Sprintf("limit: the exact optimum on %s at the fitted schedule's cost (%.2f requests per item), mixing two exact schedules; no schedule asking by age that asks at %s does better at that cost",
+			what, r.Fitted.RequestsPerItem, schedule.FormatDuration(end))
+	}
 	if !free {
 		note += fmt.Sprintf(" and first asks at %s, as every schedule here does", schedule.FormatDuration(st.opt.FirstAsk))
 	}
@@ -93,6 +125,21 @@ func (st *study) limitNote(end time.Duration, free, exact bool) string {
 		note += "; it does not cover signals or wall-clock asks, which the fitted schedule uses and so may beat it"
 	}
 	return note
+}
+
+// budgetCap is the budget the limit keeps, in words: "at most 40 asks
+// by 15m", "at most 8 attempts", "mean lag + 0.5 s × requests per item,
+// at most 64 asks by 5m".
+func (st *study) budgetCap() string {
+	r := st.res
+	switch b := r.Budget; b.Kind() {
+	case BudgetAsksBy:
+		return fmt.Sprintf("at most %d asks by %s", b.AsksBy, schedule.FormatDuration(b.AsksByAge))
+	case BudgetMaxAttempts:
+		return fmt.Sprintf("at most %d attempts", b.MaxAttempts)
+	}
+	return fmt.Sprintf("the least %s lag + %.4g s × requests per item with at most %d asks by %s (the stuck cap)",
+		r.Objective, r.Budget.Price, r.StuckCap, schedule.FormatDuration(r.GiveUp.Age))
 }
 
 // limitName is "limit", or "limit (by age)" when a row of the table
@@ -241,9 +288,13 @@ func bracketHull(l law, obj Objective, at func(lambda float64) ([]float64, sums)
 
 // prediction is the mix on its law: the share detected and the mean lag
 // mixed, and the longest lag of either (its percentiles are NaN: a mix
-// of two lag distributions has no closed form here).
+// of two lag distributions has no closed form here); a schedule alone
+// (w = 1) is its own prediction.
 func (x mixed) prediction() Prediction {
 	pa, pb := predict(x.l, x.a), predict(x.l, x.b)
+	if x.w == 1 {
+		return pa // one schedule: its percentiles too
+	}
 	pr := Prediction{Detected: x.mix(pa.Detected, pb.Detected), RequestsPerItem: x.mix(pa.RequestsPerItem, pb.RequestsPerItem), RMSLag: math.NaN()}
 	pr.Lag = noLags()
 	pr.Lag.Mean = x.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / pr.Detected

@@ -245,11 +245,12 @@ func TestBootstrapCoverage(t *testing.T) {
 			}
 			return m
 		}
-		bm, fm := replay(base), replay(c.Schedule)
-		y := fm.Lag.Mean
-		if c.second != nil {
-			y += (replay(c.second).Lag.Mean - fm.Lag.Mean) * c.mix
+		bm := replay(base)
+		var lags []float64
+		for _, s := range c.reads {
+			lags = append(lags, replay(s).Lag.Mean)
 		}
+		y := c.equalCostLag(lags)
 		truth := y/bm.Lag.Mean - 1
 		if c.ChangeCI[0] <= truth && truth <= c.ChangeCI[1] {
 			covered++

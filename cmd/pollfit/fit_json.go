@@ -10,14 +10,16 @@ import (
 
 // The JSON of pollfit fit:
 //
-//	{"schedule": "<DSL>",
+//	{"decision": {"against", "requests_change", "requests_change_ci", "lag_change", "lag_change_ci", "sentence"} (null without a baseline),
+//	 "schedule": "<DSL>",
 //	 "give_up": {"age_s", "share", "reason", "never"},
 //	 "budget": {"objective", "requests_per_item" | "asks_by" | "max_attempts" | "price", "from_baseline"},
 //	 "stuck_cap": {"asks", "reason"},
 //	 "fitted": <row>, "limit": <row>, "limit_note": "...",
 //	 "exact_fit": <row> (a log), "continuous": <row> (a model),
 //	 "baselines": [<row>], "at_baseline_cost": [<row>],
-//	 "comparisons": [{"name", "budget", "stuck_cap", "equal_cost_lag_s", "change", "interpolated"}],
+//	 "comparisons": [{"name", "budget", "stuck_cap", "equal_cost_lag_s", "change", "change_ci", "requests_change",
+//	                  "same_cost", "interpolated", "no_bracket", "bracket": [<row>, <row>], "same_lag"}],
 //	 "holdout": {"share", "seed", "fit_items", "test_items"} (null for a model),
 //	 "shapes": {...} (a log),
 //	 "smoothing": {"bandwidth_log", "rule", "factor"} (a log, unless --smooth=false),
@@ -26,6 +28,7 @@ import (
 // with rows in eval's shape plus "stuck_asks" and "missed_share"
 // (fit.Row.MarshalJSON).
 type fitJSON struct {
+	Decision    *decisionJSON    `json:"decision"`
 	Schedule    string           `json:"schedule"`
 	GiveUp      giveUpJSON       `json:"give_up"`
 	Budget      budgetJSON       `json:"budget"`
@@ -71,8 +74,37 @@ type comparisonJSON struct {
 	EqualCostLag *float64     `json:"equal_cost_lag_s"`
 	Change       *float64     `json:"change"`
 	ChangeCI     *[2]*float64 `json:"change_ci,omitempty"`
+	Requests     *float64     `json:"requests_change"`
+	SameCost     bool         `json:"same_cost"`
 	Interpolated bool         `json:"interpolated"`
+	NoBracket    bool         `json:"no_bracket"`
+	Bracket      []fit.Row    `json:"bracket,omitempty"`
 	SameLag      *sameLagJSON `json:"same_lag"`
+}
+
+// decisionJSON is fit.Decision, with its sentence.
+type decisionJSON struct {
+	Against    string       `json:"against"`
+	Requests   *float64     `json:"requests_change"`
+	RequestsCI *[2]*float64 `json:"requests_change_ci"`
+	Lag        *float64     `json:"lag_change"`
+	LagCI      *[2]*float64 `json:"lag_change_ci"`
+	Sentence   string       `json:"sentence"`
+}
+
+// newDecisionJSON is d in JSON, nil for none; the intervals null
+// without a bootstrap.
+func newDecisionJSON(d *fit.Decision) *decisionJSON {
+	if d == nil {
+		return nil
+	}
+	ci := func(c fit.Interval) *[2]*float64 {
+		if c[0] != c[0] {
+			return nil
+		}
+		return &[2]*float64{fit.JSONNumber(c[0]), fit.JSONNumber(c[1])}
+	}
+	return &decisionJSON{d.Against, fit.JSONNumber(d.RequestsChange), ci(d.RequestsCI), fit.JSONNumber(d.LagChange), ci(d.LagCI), d.String()}
 }
 
 // sameLagJSON is the cheapest fitted schedule as slow as the baseline.
@@ -91,7 +123,7 @@ type holdoutJSON struct {
 
 func (r *fitReport) writeJSON(w io.Writer) error {
 	res := r.res
-	out := fitJSON{Schedule: schedule.Format(res.Schedule), Budget: newBudgetJSON(res.Budget, res.Objective, res.BudgetFrom),
+	out := fitJSON{Decision: newDecisionJSON(res.Decision), Schedule: schedule.Format(res.Schedule), Budget: newBudgetJSON(res.Budget, res.Objective, res.BudgetFrom),
 		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: res.Limit, LimitNote: res.LimitNote,
 		ExactFit: res.ExactFit, Continuous: res.Continuous, Baselines: []fit.Row{}, AtCost: []fit.Row{}, Comparisons: []comparisonJSON{},
 		Notes: append([]string{}, res.Notes...)}
@@ -103,7 +135,8 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 		out.Baselines = append(out.Baselines, c.Baseline)
 		out.AtCost = append(out.AtCost, c.Fitted)
 		cj := comparisonJSON{Name: c.Name, Budget: newBudgetJSON(c.Budget, res.Objective, ""),
-			StuckCap: c.StuckCap, EqualCostLag: fit.JSONNumber(c.EqualCostLag), Change: fit.JSONNumber(c.Change), Interpolated: c.Interpolated}
+			StuckCap: c.StuckCap, EqualCostLag: fit.JSONNumber(c.EqualCostLag), Change: fit.JSONNumber(c.Change),
+			Requests: fit.JSONNumber(c.RequestsChange), SameCost: c.SameCost, Interpolated: c.Interpolated, NoBracket: c.NoBracket, Bracket: c.Bracket}
 		if res.Bootstrap > 0 {
 			cj.ChangeCI = &[2]*float64{fit.JSONNumber(c.ChangeCI[0]), fit.JSONNumber(c.ChangeCI[1])}
 		}

@@ -22,6 +22,9 @@ type fitReport struct {
 
 func (r *fitReport) writeText(w io.Writer) {
 	res := r.res
+	if res.Decision != nil {
+		fmt.Fprintln(w, res.Decision)
+	}
 	fmt.Fprintln(w, schedule.Format(res.Schedule))
 	fmt.Fprintln(w)
 	switch {
@@ -155,15 +158,33 @@ func share(x float64) string {
 }
 
 // comparisonText is the one sentence comparing a baseline with the fit
-// at its cost.
+// at its cost: "same cost" only where it is read at the baseline's
+// held-out cost, else both changes.
 func comparisonText(c fit.Comparison) string {
 	b, f := c.Baseline, c.Fitted
 	if c.Interpolated {
-		return fmt.Sprintf("same cost as %s: %s at %s's held-out %.2f requests per item (%s vs %s, read off fits either side; fitted@%s itself spent %.2f)",
-			c.Name, c.LagChange(), c.Name, b.RequestsPerItem, schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(b.Lag.Mean), c.Name, f.RequestsPerItem)
+		lo, hi := c.Bracket[0].RequestsPerItem, c.Bracket[1].RequestsPerItem
+		between := fmt.Sprintf("read between fits that spent %.2f and %.2f", lo, hi)
+		if lo == hi {
+			between = fmt.Sprintf("read off a fit that spent %.2f", lo)
+		}
+		return fmt.Sprintf("same cost as %s: %s at %s's held-out %.2f requests per item (%s vs %s, %s; fitted@%s itself spent %.2f)",
+			c.Name, c.LagChange(), c.Name, b.RequestsPerItem, schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(b.Lag.Mean), between, c.Name, f.RequestsPerItem)
 	}
-	return fmt.Sprintf("same cost as %s: %s (%s vs %s at %.2f vs %.2f requests per item, on the same items)",
-		c.Name, c.LagChange(), schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(b.Lag.Mean), f.RequestsPerItem, b.RequestsPerItem)
+	head := "same cost as " + c.Name
+	switch {
+	case c.SameCost:
+	case c.Budget.Kind() == fit.BudgetRequests:
+		head = "against " + c.Name
+	default:
+		head = fmt.Sprintf("same budget as %s (%s)", c.Name, c.Budget)
+	}
+	s := fmt.Sprintf("%s: %s (%s vs %s at %.2f vs %.2f requests per item, on the same items)",
+		head, c.Changes(), schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(b.Lag.Mean), f.RequestsPerItem, b.RequestsPerItem)
+	if c.NoBracket {
+		s += fmt.Sprintf("; no fit spent %s's held-out cost, so this is fitted@%s's own pair", c.Name, c.Name)
+	}
+	return s
 }
 
 // sameLagText is the sentence on the requests the fit saves at the

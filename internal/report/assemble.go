@@ -119,6 +119,9 @@ func (b *builder) frontierText() string {
 // comparison is the one sentence comparing a baseline with the fit at
 // its cost.
 func comparison(c fit.Comparison) string {
+	if !c.AtSameCost() {
+		return fmt.Sprintf("%s at %.2f against its held-out %.2f requests per item (%s vs %s)", c.Changes(), c.Fitted.RequestsPerItem, c.Baseline.RequestsPerItem, schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(c.Baseline.Lag.Mean))
+	}
 	return fmt.Sprintf("%s at its held-out cost of %.2f requests per item (%s vs %s)", c.LagChange(), c.Baseline.RequestsPerItem, schedule.FormatAge(c.EqualCostLag), schedule.FormatAge(c.Baseline.Lag.Mean))
 }
 

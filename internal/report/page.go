@@ -71,6 +71,9 @@ a { color: var(--accent); }
 <section id="summary">
 <h2>Summary</h2>
 {{- with .Summary}}
+{{- if .Decision}}
+<p id="decision-sentence"><strong>{{template "sentence" .Decision}}</strong></p>
+{{- end}}
 <p id="lead">{{template "sentence" .Lead}}</p>
 <pre id="schedule">{{.Schedule}}</pre>
 <div class="table"><table id="decision">

@@ -242,8 +242,17 @@ func TestReportPayments(t *testing.T) {
 	if len(sum.Rows) != 2 || sum.Rows[0].Name != "fitted" || sum.Rows[1].Name != "current" {
 		t.Errorf("summary rows %+v", sum.Rows)
 	}
-	if pts := text(p.byID("points")); !strings.Contains(pts, "At the same cost as current: "+r.Study.Baselines[0].LagChange()) {
-		t.Errorf("summary points %q lack the same-cost comparison", pts)
+	want := "At the same cost as current: " + r.Study.Baselines[0].LagChange()
+	if c := r.Study.Baselines[0]; !c.AtSameCost() {
+		want = "Against current, at the fit at its cost: " + c.Changes()
+	}
+	if pts := text(p.byID("points")); !strings.Contains(pts, want) {
+		t.Errorf("summary points %q lack the comparison %q", pts, want)
+	}
+	// It opens with the study's decision, in fit's words.
+	d := r.Study.Decision
+	if got, want := text(p.byID("decision-sentence")), fit.FormatRequestsChange(d.RequestsChange, d.RequestsCI)+" and "+fit.FormatLagChange(d.LagChange, d.LagCI); !strings.Contains(got, want) {
+		t.Errorf("decision %q, want it to say %q", got, want)
 	}
 	if h := series["hazard"]; len(h) < 3 || h[0] != "hazard h(t)" || h[1] != "optimal rate r(t)" || h[len(h)-1] != "asks (fitted)" {
 		t.Errorf("hazard series %q", h)

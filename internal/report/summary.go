@@ -18,6 +18,9 @@ import (
 // knee, the frontier table's), never computed here, and each names where
 // pollfit fit --json writes it (for the Segments table, fit --by's).
 type Summary struct {
+	// Decision is what shipping the fitted schedule changes against
+	// today's (fit.StudyResult.Decision); nil without a baseline.
+	Decision Sentence
 	// Lead says what to ship and at what cost.
 	Lead Sentence
 	// Schedule is the schedule to ship, in the schedule language.
@@ -85,7 +88,7 @@ func ciFig(key string, c fit.Interval, f func(float64) string) Part {
 // for none).
 func Summarise(st *fit.StudyResult, front []fit.FrontierPoint) *Summary {
 	s := &Summary{Schedule: schedule.Format(st.Schedule)}
-	s.Lead = lead(st)
+	s.Decision, s.Lead = decision(st.Decision), lead(st)
 	s.Rows = append(s.Rows, summaryRow(st.Fitted, "fitted", "to ship"))
 	if len(st.Baselines) == 0 {
 		s.Points = append(s.Points, Sentence{plain("No baseline was given (--baseline NAME=SCHEDULE), so there is no schedule of today's to compare with.")})
@@ -102,6 +105,24 @@ func Summarise(st *fit.StudyResult, front []fit.FrontierPoint) *Summary {
 		s.Points = append(s.Points, k)
 	}
 	return s
+}
+
+// decision is the study's decision as a sentence, its figures keyed as
+// pollfit fit --json writes them; nil for none.
+func decision(d *fit.Decision) Sentence {
+	if d == nil {
+		return nil
+	}
+	change := func(key string, x float64, ci fit.Interval, text string) Part {
+		p := Part{Text: text, Figs: []Fig{{key, strconv.FormatFloat(x, 'g', -1, 64)}}}
+		if !math.IsNaN(ci[0]) {
+			p.Figs = append(p.Figs, Fig{key + "_ci.0", strconv.FormatFloat(ci[0], 'g', -1, 64)}, Fig{key + "_ci.1", strconv.FormatFloat(ci[1], 'g', -1, 64)})
+		}
+		return p
+	}
+	return Sentence{plain("Shipping the fitted schedule instead of " + d.Against + ": "),
+		change("decision.requests_change", d.RequestsChange, d.RequestsCI, fit.FormatRequestsChange(d.RequestsChange, d.RequestsCI)), plain(" and "),
+		change("decision.lag_change", d.LagChange, d.LagCI, fit.FormatLagChange(d.LagChange, d.LagCI)), plain(", on the held-out items.")}
 }
 
 // lead is the opening sentence: the budget the schedule to ship spends.
@@ -124,21 +145,35 @@ func summaryRow(r fit.Row, key, role string) SummaryRow {
 		Stuck: shown(key+".stuck_asks", r.Stuck, count(r.Stuck)), Missed: shown(key+".missed_share", r.MissedShare, fmt.Sprintf("%.1f%%", 100*r.MissedShare))}
 }
 
-// sameCost is the comparison at today's cost.
+// sameCost is the comparison at today's cost: "the same cost" only
+// where it is read there, else both changes at the two costs.
 func sameCost(c fit.Comparison) Sentence {
-	ch := Part{Text: c.LagChange(), Figs: []Fig{{"comparisons.0.change", strconv.FormatFloat(c.Change, 'g', -1, 64)}}}
+	ch := Part{Text: c.Changes(), Figs: []Fig{{"comparisons.0.change", strconv.FormatFloat(c.Change, 'g', -1, 64)}}}
+	if !c.AtSameCost() {
+		ch.Figs = append(ch.Figs, Fig{"comparisons.0.requests_change", strconv.FormatFloat(c.RequestsChange, 'g', -1, 64)})
+	}
 	if !math.IsNaN(c.ChangeCI[0]) {
 		ch.Figs = append(ch.Figs, Fig{"comparisons.0.change_ci.0", strconv.FormatFloat(c.ChangeCI[0], 'g', -1, 64)}, Fig{"comparisons.0.change_ci.1", strconv.FormatFloat(c.ChangeCI[1], 'g', -1, 64)})
 	}
-	s := Sentence{plain("At the same cost as " + c.Name + ": "), ch, plain(": ")}
+	lags := []Part{ageFig("comparisons.0.equal_cost_lag_s", c.EqualCostLag), plain(" against "), ageFig("baselines.0.lag_s.mean", c.Baseline.Lag.Mean)}
 	if c.Interpolated {
-		return append(s, ageFig("comparisons.0.equal_cost_lag_s", c.EqualCostLag), plain(" against "), ageFig("baselines.0.lag_s.mean", c.Baseline.Lag.Mean),
-			plain(" at "+c.Name+"'s "), numFig("baselines.0.requests_per_item", c.Baseline.RequestsPerItem),
-			plain(" requests per item, read off fits either side (the fit at "+c.Name+"'s cost on the fitting items spent "), numFig("at_baseline_cost.0.requests_per_item", c.Fitted.RequestsPerItem), plain(")."))
+		s := append(Sentence{plain("At the same cost as " + c.Name + ": "), ch, plain(": ")}, lags...)
+		return append(s, plain(" at "+c.Name+"'s "), numFig("baselines.0.requests_per_item", c.Baseline.RequestsPerItem),
+			plain(" requests per item, read between fits that spent "), numFig("comparisons.0.bracket.0.requests_per_item", c.Bracket[0].RequestsPerItem),
+			plain(" and "), numFig("comparisons.0.bracket.1.requests_per_item", c.Bracket[1].RequestsPerItem),
+			plain(" (the fit at "+c.Name+"'s cost on the fitting items spent "), numFig("at_baseline_cost.0.requests_per_item", c.Fitted.RequestsPerItem), plain(")."))
 	}
-	return append(s, ageFig("comparisons.0.equal_cost_lag_s", c.EqualCostLag), plain(" against "), ageFig("baselines.0.lag_s.mean", c.Baseline.Lag.Mean),
-		plain(" at "), numFig("at_baseline_cost.0.requests_per_item", c.Fitted.RequestsPerItem), plain(" against "), numFig("baselines.0.requests_per_item", c.Baseline.RequestsPerItem),
-		plain(" requests per item, on the same held-out items."))
+	head := "At the same cost as " + c.Name + ": "
+	if !c.SameCost {
+		head = "Against " + c.Name + ", at the fit at its cost: "
+	}
+	s := append(Sentence{plain(head), ch, plain(": ")}, lags...)
+	s = append(s, plain(" at "), numFig("at_baseline_cost.0.requests_per_item", c.Fitted.RequestsPerItem), plain(" against "), numFig("baselines.0.requests_per_item", c.Baseline.RequestsPerItem),
+		plain(" requests per item, on the same held-out items"))
+	if c.NoBracket {
+		s = append(s, plain("; no fit spent "+c.Name+"'s held-out cost, so this is the fit's own pair"))
+	}
+	return append(s, plain("."))
 }
 
 // sameLag is the comparison at today's lag.

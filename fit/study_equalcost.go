@@ -1,0 +1,136 @@
+package fit
+
+import (
+	"math"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// sameCostShare is how close two held-out costs must be, relative to
+// the baseline's, to be called the same cost: 0.5%.
+const sameCostShare = 5e-3
+
+// equalCostFits bounds the further fits the search for a bracket of a
+// baseline's held-out cost makes.
+const equalCostFits = 4
+
+// sameCost reports whether x spends what want does, to 0.5%.
+func sameCost(x, want float64) bool { return math.Abs(x-want) <= sameCostShare*want }
+
+// relChange is lag relative to base, minus one: NaN when base is not
+// positive, at least −1 (a lag is never negative).
+func relChange(lag, base float64) float64 {
+	if !(base > 0) {
+		return math.NaN()
+	}
+	return math.Max(lag, 0)/base - 1
+}
+
+// costPoint is one fit on the way to a baseline's held-out cost: the
+// requests budget it was fitted at, its held-out row and its schedule.
+type costPoint struct {
+	budget float64
+	row    Row
+	s      *schedule.Schedule
+}
+
+func (p costPoint) cost() float64 { return p.row.RequestsPerItem }
+
+// bracketCost searches budgets, from p0, for two fits whose held-out
+// costs lie either side of want (lo ≤ want ≤ hi), calling fitAt at most
+// equalCostFits times: each budget is the nearest fit's scaled by the
+// ratio of the costs, raised to a higher power each time the search
+// lands on the same side again. A fit within 0.5% of want is both ends.
+// ok is false when no bracket was found; fitAt reports false for a
+// budget it cannot fit.
+func bracketCost(want float64, p0 costPoint, fitAt func(b float64) (costPoint, bool, error)) (lo, hi costPoint, ok bool, err error) {
+	pts := []costPoint{p0}
+	push := map[bool]int{}
+	for k := 0; ; k++ {
+		var haveLo, haveHi bool
+		for _, p := range pts {
+			if sameCost(p.cost(), want) {
+				return p, p, true, nil
+			}
+			if x := p.cost(); x < want && (!haveLo || x > lo.cost()) {
+				lo, haveLo = p, true
+			} else if x > want && (!haveHi || x < hi.cost()) {
+				hi, haveHi = p, true
+			}
+		}
+		if haveLo && haveHi {
+			return lo, hi, true, nil
+		}
+		if k == equalCostFits {
+			return lo, hi, false, nil
+		}
+		up := !haveHi // every fit spent less than want: more budget
+		from := hi
+		if up {
+			from = lo
+		}
+		b := from.budget * math.Pow(want/from.cost(), math.Exp2(float64(push[up])))
+		push[up]++
+		if b = math.Max(b, 1); b == from.budget {
+			return lo, hi, false, nil // at the least budget already
+		}
+		p, fitted, err := fitAt(b)
+		if err != nil {
+			return lo, hi, false, err
+		}
+		if !fitted {
+			return lo, hi, false, nil // too little to fit
+		}
+		pts = append(pts, p)
+	}
+}
+
+// equalCost sets the fitted lag at the baseline's held-out requests per
+// item: Fitted's own when the held-out costs agree to 0.5% or the budget
+// counts asks, else read between the fits that bracket the baseline's
+// cost, or, with no bracket, Fitted's own pair, with a note.
+func (st *study) equalCost(c *Comparison) error {
+	want := c.Baseline.RequestsPerItem
+	c.EqualCostLag, c.reads, c.mix = c.Fitted.Lag.Mean, []*schedule.Schedule{c.Schedule}, 0
+	c.RequestsChange = relChange(c.Fitted.RequestsPerItem, want)
+	if c.SameCost = sameCost(c.Fitted.RequestsPerItem, want); c.SameCost || c.Budget.Kind() != BudgetRequests {
+		return nil
+	}
+	fitAt := func(b float64) (costPoint, bool, error) {
+		res, err := st.fit(Budget{RequestsPerItem: b}, c.StuckCap)
+		if err := st.stopped("equal cost"); err != nil {
+			return costPoint{}, false, err
+		}
+		if err != nil {
+			return costPoint{}, false, nil // too little to fit
+		}
+		m, err := st.measure("", res.Schedule)
+		return costPoint{b, m, res.Schedule}, err == nil, err
+	}
+	lo, hi, ok, err := bracketCost(want, costPoint{c.Budget.RequestsPerItem, c.Fitted, c.Schedule}, fitAt)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		c.NoBracket = true
+		st.note("baseline %s: no fit at another budget (within %d, and the stuck cap of %d) spent its held-out %.2f requests per item, so the lag at that cost is not read: the comparison is fitted@%s's own pair, at %.2f requests per item",
+			c.Name, equalCostFits, c.StuckCap, want, c.Name, c.Fitted.RequestsPerItem)
+		return nil
+	}
+	if hi.cost() > lo.cost() {
+		c.mix = (want - lo.cost()) / (hi.cost() - lo.cost())
+	}
+	c.EqualCostLag = lo.row.Lag.Mean + (hi.row.Lag.Mean-lo.row.Lag.Mean)*c.mix
+	c.reads = []*schedule.Schedule{lo.s, hi.s}
+	lo.row.Name, hi.row.Name = "fitted below "+c.Name+"'s cost", "fitted above "+c.Name+"'s cost"
+	c.Bracket, c.Interpolated = []Row{lo.row, hi.row}, true
+	return nil
+}
+
+// equalCostLag is EqualCostLag from the lags of c.reads.
+func (c *Comparison) equalCostLag(lags []float64) float64 {
+	if len(lags) == 1 {
+		return lags[0]
+	}
+	return lags[0] + (lags[1]-lags[0])*c.mix
+}

@@ -1,0 +1,143 @@
+package fit
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// fakeFrontier is a frontier worked by hand: a fit at budget b spends
+// cost(b) on the held-out items and waits lag(b); calls counts the fits.
+type fakeFrontier struct {
+	cost, lag func(b float64) float64
+	calls     int
+}
+
+func (f *fakeFrontier) at(b float64) costPoint {
+	return costPoint{budget: b, row: Row{Metrics: Metrics{RequestsPerItem: f.cost(b), Lag: LagStats{Mean: f.lag(b)}}}}
+}
+
+func (f *fakeFrontier) fitAt(b float64) (costPoint, bool, error) {
+	f.calls++
+	return f.at(b), true, nil
+}
+
+// The analyst's log: the fit at prod's budget spent 13.19 of prod's
+// 13.53 held-out requests, and more budget buys hardly any more held-out
+// requests but less lag. A line through two such fits reaches a negative
+// lag at 13.53 (the old reading, −6.74 s); the search must stop without
+// a bracket and never extrapolate.
+func TestBracketCostNeverExtrapolates(t *testing.T) {
+	f := &fakeFrontier{cost: func(b float64) float64 { return math.Min(13.19+0.05*(b-13.53), 13.3) }, lag: func(b float64) float64 { return 1.68 - 2*(b-13.53) }}
+	_, _, ok, err := bracketCost(13.53, f.at(13.53), f.fitAt)
+	if err != nil || ok {
+		t.Errorf("a cost that never reaches 13.53: bracket found (ok %v, err %v)", ok, err)
+	}
+	if f.calls > equalCostFits {
+		t.Errorf("%d fits, want at most %d", f.calls, equalCostFits)
+	}
+
+	// A cost 3% under the budget: the fit at 13.53/0.97·… brackets it
+	// after one fit or two, and the reading is the line between them.
+	g := &fakeFrontier{cost: func(b float64) float64 { return 0.97 * b }, lag: func(b float64) float64 { return 20 / b }}
+	lo, hi, ok, err := bracketCost(10, g.at(10), g.fitAt)
+	if err != nil || !ok {
+		t.Fatalf("no bracket of 10 on cost 0.97·b (ok %v, err %v)", ok, err)
+	}
+	if x0, x1 := lo.cost(), hi.cost(); !(x0 <= 10 && 10 <= x1) {
+		t.Errorf("bracket [%g, %g] does not hold 10", x0, x1)
+	}
+	// Scaled by 10/9.7 once, the budget 10.309 spends exactly 10: within
+	// 0.5%, so it is both ends.
+	if want := 10 * 10 / 9.7; math.Abs(lo.budget-want) > 1e-9 || lo.budget != hi.budget {
+		t.Errorf("read at budgets %g and %g, want %g alone", lo.budget, hi.budget, want)
+	}
+
+	// A fit at the least budget already spends more: no lower budget.
+	h := &fakeFrontier{cost: func(b float64) float64 { return b + 1 }, lag: func(b float64) float64 { return 1 / b }}
+	if _, _, ok, _ := bracketCost(1.5, h.at(1), h.fitAt); ok || h.calls != 0 {
+		t.Errorf("at the least budget: ok %v after %d fits, want no bracket and no fit", ok, h.calls)
+	}
+}
+
+// analystItems is a log like the analyst's: three channels settling at
+// different speeds, declines at a 30 s PSP timeout, a tail in minutes and
+// some stuck, created over a day.
+func analystItems(n int, seed uint64) []estimate.Item {
+	r := rand.New(rand.NewPCG(seed, 24))
+	stuck := 0.01 + 0.04*r.Float64()
+	out := make([]estimate.Item, n)
+	start := time.Date(2026, 10, 24, 0, 0, 0, 0, time.UTC).UnixNano()
+	for i := range out {
+		it := estimate.Item{Created: start + r.Int64N(int64(48*time.Hour)), Dated: true, Status: estimate.Settled}
+		switch u := r.Float64(); {
+		case u < stuck:
+			it.Age, it.Status = 3600+r.Float64()*3600, estimate.Pending
+		case u < stuck+0.3:
+			it.Age = 0.9 * math.Exp(0.5*r.NormFloat64())
+		case u < stuck+0.65:
+			it.Age = 4 * math.Exp(0.7*r.NormFloat64())
+		case u < stuck+0.75:
+			it.Age, it.Status = 30+0.2*r.NormFloat64(), estimate.Failed
+		default:
+			it.Age = 150 * math.Exp(r.NormFloat64())
+		}
+		out[i] = it
+	}
+	return out
+}
+
+// On analyst-like logs the comparison with prod reads only inside what
+// was measured: the equal-cost lag is the fit's own at the same cost,
+// or lies between the lags of two fits whose held-out costs bracket
+// prod's, or is the fit's own pair, said so; a lag is never negative, a
+// change never below −100%, and the interval holds the change.
+func TestEqualCostInsideWhatWasMeasured(t *testing.T) {
+	prod, err := schedule.Parse("2s until 1m, 10s until 10m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		t.Skip("two studies")
+	}
+	for seed := uint64(1); seed <= 2; seed++ {
+		res, err := Study(context.Background(), ItemSample(analystItems(2500, seed)), StudyOptions{Holdout: 0.3, Seed: seed, Bootstrap: 20,
+			NoBatches: true, Baselines: []Baseline{{Name: "prod", Schedule: prod}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Baselines[0]
+		want := c.Baseline.RequestsPerItem
+		t.Logf("seed %d: prod %.4g at %.4g, fitted@prod %.4g at %.4g, equal-cost %.4g (same %v, interpolated %v, no bracket %v), change %.4g %v",
+			seed, c.Baseline.Lag.Mean, want, c.Fitted.Lag.Mean, c.Fitted.RequestsPerItem, c.EqualCostLag, c.SameCost, c.Interpolated, c.NoBracket, c.Change, c.ChangeCI)
+		if !(c.EqualCostLag >= 0) || !(c.Change > -1) {
+			t.Errorf("seed %d: equal-cost lag %g, change %g: outside the physical range", seed, c.EqualCostLag, c.Change)
+		}
+		if !(c.ChangeCI[0] <= c.Change && c.Change <= c.ChangeCI[1]) || !(c.ChangeCI[0] >= -1) {
+			t.Errorf("seed %d: interval %v does not hold the change %g within (−1, ∞)", seed, c.ChangeCI, c.Change)
+		}
+		switch {
+		case c.SameCost:
+			if !sameCost(c.Fitted.RequestsPerItem, want) || c.EqualCostLag != c.Fitted.Lag.Mean {
+				t.Errorf("seed %d: same cost at %g vs %g", seed, c.Fitted.RequestsPerItem, want)
+			}
+		case c.Interpolated:
+			lo, hi := c.Bracket[0], c.Bracket[1]
+			if !(lo.RequestsPerItem <= want*(1+sameCostShare) && want*(1-sameCostShare) <= hi.RequestsPerItem) {
+				t.Errorf("seed %d: fits at %g and %g do not bracket %g", seed, lo.RequestsPerItem, hi.RequestsPerItem, want)
+			}
+			if l, h := math.Min(lo.Lag.Mean, hi.Lag.Mean), math.Max(lo.Lag.Mean, hi.Lag.Mean); !(l <= c.EqualCostLag && c.EqualCostLag <= h) {
+				t.Errorf("seed %d: equal-cost lag %g outside the bracket's lags [%g, %g]", seed, c.EqualCostLag, l, h)
+			}
+		default:
+			if !c.NoBracket || c.EqualCostLag != c.Fitted.Lag.Mean || c.AtSameCost() {
+				t.Errorf("seed %d: neither same cost nor bracketed, yet %+v", seed, c)
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package fit
+
+import (
+	"math"
+)
+
+// The limit under a budget that counts asks (asks-by N@T, max attempts
+// N) or prices requests. Both are a shortest path with a cap on its
+// asks: at most N asks up to H at no price per request, or at most the
+// stuck cap at the price. The lag is a Monge array (see grid.solve), and
+// adding a cost of either end alone keeps it one, so the best path with
+// k edges is found from the best with k − 1 by divide and conquer over
+// the monotone best predecessors, in O(n log n) a layer: the exact
+// optimum under the cap, one schedule, not a mix.
+
+// maxCountCells bounds layers × candidates of the capped programme (its
+// table of predecessors, hindsightCapped's cells); past it the limit is
+// the Lagrangian bound.
+const maxCountCells = 2e7
+
+// cappedPath is the cheapest path through g's candidates, ending at the
+// last, at price lambda per request with at most maxAsks asks (the
+// free start is not one): its indices, or nil when none.
+func (g *grid) cappedPath(lambda float64, maxAsks int) []int {
+	n := len(g.t)
+	edges := maxAsks - 1 // the first candidate is an ask
+	if g.freeStart {
+		edges = maxAsks
+	}
+	edges = min(edges, n-1)
+	if edges < 1 {
+		if n == 1 && maxAsks >= 1 {
+			return []int{0}
+		}
+		return nil
+	}
+	inf := math.Inf(1)
+	prev := make([]float64, n)
+	for b := range prev {
+		prev[b] = inf
+	}
+	prev[0] = g.startCost(lambda, 0)
+	w := func(a, b int) float64 {
+		return prev[a] + g.lag(a, b) + lambda*(g.total-g.f[a]) + g.askCost(b, lambda, 0)
+	}
+	from := make([][]int32, 0, edges)
+	best, bestK := inf, 0
+	for k := 1; k <= edges; k++ {
+		cur, arg := make([]float64, n), make([]int32, n)
+		for b := range cur {
+			cur[b] = inf
+		}
+		var rec func(lo, hi, optLo, optHi int)
+		rec = func(lo, hi, optLo, optHi int) {
+			if lo > hi {
+				return
+			}
+			mid := (lo + hi) / 2
+			bv, ba := inf, optLo
+			for a := optLo; a <= min(optHi, mid-1); a++ {
+				if v := w(a, mid); v < bv {
+					bv, ba = v, a
+				}
+			}
+			cur[mid], arg[mid] = bv, int32(ba)
+			rec(lo, mid-1, optLo, ba)
+			rec(mid+1, hi, ba, optHi)
+		}
+		if k == 1 {
+			rec(1, n-1, 0, 0)
+		} else {
+			rec(k, n-1, k-1, n-2)
+		}
+		from = append(from, arg)
+		if cur[n-1] < best {
+			best, bestK = cur[n-1], k
+		}
+		prev = cur
+	}
+	if bestK == 0 {
+		return nil
+	}
+	path := make([]int, bestK+1)
+	path[bestK] = n - 1
+	for k := bestK; k >= 1; k-- {
+		path[k-1] = int(from[k-1][path[k]])
+	}
+	return path
+}
+
+// hindsightCapped is the limit at price lambda per request (0 for a
+// budget that counts asks) with at most maxAsks asks: the exact optimum
+// (bound false), or, where the programme would be too large, the
+// Lagrangian bound: the mix of the two schedules either side of the cap
+// on the lower convex hull of (asks, priced lag), which no schedule with
+// at most maxAsks asks beats but which is no schedule itself (bound
+// true).
+func hindsightCapped(l law, cands []float64, first float64, free bool, obj Objective, lambda float64, maxAsks int, cells float64) (mixed, bool, error) {
+	ts := []float64{first}
+	for _, c := range cands {
+		if c > first || (free && c >= first) {
+			ts = append(ts, c)
+		}
+	}
+	g := newGrid(l, obj, ts, 0, 0, math.Inf(1))
+	skip := 0
+	if free {
+		g.freeStart, skip = true, 1
+		g.f[0], g.i[0], g.j[0], g.pend[0] = 0, 0, 0, 0
+	}
+	asksOf := func(path []int) []float64 { return g.ages(path[skip:]) }
+	if path := g.solve(lambda, 0); path != nil && len(path)-skip <= maxAsks {
+		a := asksOf(path)
+		return mixed{a: a, b: a, w: 1, l: l}, false, nil // the cap does not bind
+	}
+	if float64(maxAsks)*float64(len(ts)) <= cells {
+		if path := g.cappedPath(lambda, maxAsks); path != nil {
+			a := asksOf(path)
+			return mixed{a: a, b: a, w: 1, l: l}, false, nil
+		}
+	}
+	// The bound: a price μ per ask, bracketing the cap as bracketHull
+	// brackets a cost, on (asks, lag + λ·requests).
+	at := func(mu float64) ([]float64, sums) {
+		path := g.solve(lambda, mu)
+		a := asksOf(path)
+		s := evaluate(l, a)
+		s.lag, s.lag2 = s.lag+lambda*s.requests, s.lag2+lambda*s.requests
+		s.requests = float64(len(a))
+		return a, s
+	}
+	m, err := bracketHull(l, obj, at, float64(maxAsks))
+	return m, true, err
+}
