@@ -28,8 +28,8 @@ type FrontierPoint struct {
 	JitterBase float64
 	// Gain is the mean lag, in seconds, one more request per item buys
 	// past this budget on the fitted schedules' curve (NaN at the last
-	// budget); Knee marks the first budget where that is less than
-	// KneeShare of the lag (see markKnee).
+	// budget); Knee marks the first budget from which on that is less
+	// than KneeShare of the lag at every budget (see Knee).
 	Gain float64
 	Knee bool
 }

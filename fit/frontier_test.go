@@ -131,3 +131,29 @@ func TestKnee(t *testing.T) {
 		t.Errorf("with a rising lag: gain %g, knee %v at 6", pts[2].Gain, pts[2].Knee)
 	}
 }
+
+// The knee is the first budget from which on every next request buys
+// less than 5% of the lag, not the first that does: lags 10, 4, 3.9, 2,
+// 1.95 s at 2, 4, 6, 8, 10 requests per item buy 3, 0.05, 0.95 and
+// 0.025 s a request, against 5% of the lag 0.5, 0.2, 0.195 and 0.1 s.
+// At 4 the next request buys less (0.05 < 0.2), but at 6 it buys more
+// (0.95 > 0.195): the knee is at 8, and a sentence "past it a request
+// buys less than 5%" holds at every row after it. With the last gain
+// above 5% too there is no knee.
+func TestKneeHoldsPastIt(t *testing.T) {
+	var pts []FrontierPoint
+	for i, l := range []float64{10, 4, 3.9, 2, 1.95} {
+		fp := FrontierPoint{RequestsPerItem: float64(2 * (i + 1))}
+		fp.Fitted.Lag.Mean = l
+		pts = append(pts, fp)
+	}
+	markKnee(pts)
+	if k := Knee(pts); k == nil || k.RequestsPerItem != 8 {
+		t.Errorf("knee %+v, want at 8", k)
+	}
+	pts[4].Fitted.Lag.Mean = 1 // (2−1)/2 = 0.5 > 0.1
+	markKnee(pts)
+	if k := Knee(pts); k != nil {
+		t.Errorf("knee at %g, want none", k.RequestsPerItem)
+	}
+}

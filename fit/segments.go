@@ -79,6 +79,12 @@ type SegmentFit struct {
 	Row      Row
 	// Study is the segment's own study (nil for a fallback).
 	Study *StudyResult
+	// Against is what the segment's decision weighs its schedule
+	// against, on the segment's held-out items to its give-up age: the
+	// first baseline (named so, with its intervals when the study
+	// bootstraps), or without one the one schedule for all (named
+	// "one schedule").
+	Against Row
 }
 
 // Total is schedules measured together on several segments' items: the
@@ -103,8 +109,9 @@ type Total struct {
 // out of the budget first.
 func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
 	b := opt.Budget
-	if b.RequestsPerItem <= 0 || b.AsksBy != 0 || b.MaxAttempts != 0 || b.Price != 0 {
-		return nil, errors.New("segments share a requests-per-item budget: give one, and no asks-by, max-attempts or price budget")
+	fromBaseline := b.IsZero() && len(opt.Baselines) > 0
+	if !fromBaseline && (b.RequestsPerItem <= 0 || b.AsksBy != 0 || b.MaxAttempts != 0 || b.Price != 0) {
+		return nil, errors.New("segments share a requests-per-item budget: give one (or a baseline whose cost it is), and no asks-by, max-attempts or price budget")
 	}
 	if len(segs) == 0 {
 		return nil, errors.New("no segments")
@@ -128,6 +135,10 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 		return nil, fmt.Errorf("the shared schedule: %v", err)
 	}
 	out.Shared = res
+	if fromBaseline {
+		// The first baseline's cost on all fitting items is the budget.
+		out.Budget, opt.Budget = res.Budget.RequestsPerItem, res.Budget
+	}
 	for i, s := range segs {
 		f := SegmentFit{Value: s.Value, Items: trains[i].Total(), Final: finalWeight(trains[i])}
 		f.Fallback = f.Final < float64(opt.MinFinal)

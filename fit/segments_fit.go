@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // allocate sets each segment's budget: a fallback's is what the shared
@@ -130,26 +132,68 @@ func segmentCurve(ctx context.Context, train, test Sample, opt StudyOptions, bud
 }
 
 // fitSegments studies each segment with a schedule of its own at its
-// budget, and measures the shared schedule on the fallbacks.
+// budget, beside the baselines as Study compares them, measures the
+// shared schedule on the fallbacks, and sets what each segment's
+// decision weighs it against.
 func (s *SegmentStudy) fitSegments(ctx context.Context, trains, tests []Sample, opt SegmentOptions) error {
 	return parallel(len(s.Segments), func(i int) error {
 		f := &s.Segments[i]
 		if f.Fallback {
-			m, err := ReplaySample(s.Shared.Schedule, tests[i], ReplayOptions{Horizon: sharedHorizon(s.Shared), AsksBy: opt.AsksBy})
+			row, err := s.replayShared(s.Shared.Schedule, "shared", tests[i], opt)
 			if err != nil {
 				return fmt.Errorf("segment %q: %v", f.Value, err)
 			}
-			m.Name = "shared"
-			f.Schedule, f.Row = s.Shared.Schedule, ScheduleRow(s.Shared.Schedule, m)
-			return nil
+			f.Schedule, f.Row = s.Shared.Schedule, row
+		} else {
+			res, err := segmentStudy(ctx, trains[i], tests[i], f.Budget, opt)
+			if err != nil {
+				return fmt.Errorf("segment %q: %v", f.Value, err)
+			}
+			f.Study, f.Schedule, f.Row = res, res.Schedule, res.Fitted
 		}
-		o := opt.StudyOptions
-		o.Budget, o.HeldOut, o.Baselines, o.Family = Budget{RequestsPerItem: f.Budget}, &tests[i], nil, ""
-		res, err := Study(ctx, trains[i], o)
+		var err error
+		switch {
+		case f.Study != nil && len(f.Study.Baselines) > 0:
+			f.Against = f.Study.Baselines[0].Baseline
+		case len(opt.Baselines) > 0:
+			f.Against, err = s.replayShared(opt.Baselines[0].Schedule, opt.Baselines[0].Name, tests[i], opt)
+		default:
+			f.Against, err = s.replayShared(s.Shared.Schedule, "one schedule", tests[i], opt)
+		}
 		if err != nil {
 			return fmt.Errorf("segment %q: %v", f.Value, err)
 		}
-		f.Study, f.Schedule, f.Row = res, res.Schedule, res.Fitted
 		return nil
 	})
+}
+
+// segmentStudy is Study of one segment at its budget beside the
+// baselines; when a baseline cannot be compared there (no fit at its
+// cost on the segment's items, say), the study goes without them and
+// notes why, and the decision replays the first baseline instead.
+func segmentStudy(ctx context.Context, train, test Sample, budget float64, opt SegmentOptions) (*StudyResult, error) {
+	o := opt.StudyOptions
+	o.Budget, o.HeldOut, o.Family = Budget{RequestsPerItem: budget}, &test, ""
+	res, err := Study(ctx, train, o)
+	if err == nil || len(o.Baselines) == 0 || ctx.Err() != nil {
+		return res, err
+	}
+	o.Baselines = nil
+	res, err2 := Study(ctx, train, o)
+	if err2 != nil {
+		return nil, err2
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("the baselines are replayed, not compared at their cost: %v", err))
+	return res, nil
+}
+
+// replayShared is sched replayed on a segment's held-out items to the
+// shared study's give-up age, as the row named name.
+func (s *SegmentStudy) replayShared(sched *schedule.Schedule, name string, test Sample, opt SegmentOptions) (Row, error) {
+	m, err := ReplaySample(sched, test, ReplayOptions{Horizon: sharedHorizon(s.Shared), AsksBy: opt.AsksBy})
+	if err != nil {
+		return Row{}, err
+	}
+	m.Name = name
+	return ScheduleRow(sched, m), nil
 }

@@ -73,6 +73,29 @@ func StudyFrontier(ctx context.Context, smp Sample, model Distribution, opt Stud
 	return out, rows, nil
 }
 
+// The default budgets of a frontier: DefaultFrontierSteps budgets from
+// DefaultFrontierFrom to DefaultFrontierTo requests per item (see
+// FrontierBudgets), pollfit frontier's table and the report's picture
+// alike, so that both find the same knee.
+const (
+	DefaultFrontierFrom  = 2
+	DefaultFrontierTo    = 40
+	DefaultFrontierSteps = 20
+)
+
+// FrontierBudgets are steps budgets from from to to requests per item,
+// spaced geometrically (from alone when steps is 1).
+func FrontierBudgets(from, to float64, steps int) []float64 {
+	out := make([]float64, steps)
+	for i := range out {
+		out[i] = from
+		if steps > 1 {
+			out[i] = from * math.Pow(to/from, float64(i)/float64(steps-1))
+		}
+	}
+	return out
+}
+
 // frontierPoint is one budget of StudyFrontier.
 func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint, error) {
 	fp := FrontierPoint{RequestsPerItem: b}

@@ -166,9 +166,13 @@ type estimateReport struct {
 	Survival   map[string]float64     `json:"survival_at"`
 	Deadlines  []deadlineJSON         `json:"deadlines"`
 	Period     *periodJSON            `json:"periodicity"`
-	Modes      []float64              `json:"modes_s"`
-	Bandwidth  float64                `json:"bandwidth_log"`
-	Resolution float64                `json:"age_resolution_s"`
+	// PeriodTested is false when no final item has a creation time, so
+	// that no test for batches ran (Period is then null for that, not
+	// for a test that found none).
+	PeriodTested bool      `json:"periodicity_tested"`
+	Modes        []float64 `json:"modes_s"`
+	Bandwidth    float64   `json:"bandwidth_log"`
+	Resolution   float64   `json:"age_resolution_s"`
 }
 
 type deadlineJSON struct {
@@ -252,6 +256,7 @@ func summarize(acc *estimate.Accumulator, st logs.Stats, qs []float64, atKeys []
 	if acc.Dropped > 0 {
 		sum.warnings = append(sum.warnings, fmt.Sprintf("%d items ignored for a negative or invalid age", acc.Dropped))
 	}
+	r.PeriodTested = acc.Dated() > 0
 	switch {
 	case r.Items > 0 && acc.Dated() == 0:
 		sum.warnings = append(sum.warnings, "no final item has a creation time (a sketch or a histogram keeps none): no test for batches")

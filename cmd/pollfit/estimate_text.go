@@ -80,6 +80,8 @@ func (sum *summary) writeText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "every %s, answers %s after the boundary, %s of final answers (%s)",
 			schedule.FormatAge(p.Period), schedule.FormatAge(p.Phase), share(p.Share), pv)
+	} else if !r.PeriodTested {
+		b.WriteString("not tested: no final item has a creation time (a sketch's bins and a histogram keep none)")
 	} else {
 		b.WriteString("none")
 	}

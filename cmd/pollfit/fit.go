@@ -72,8 +72,13 @@ sample by hash of 32768 rows, each weighted by the rows it stands for.
 Memory stays flat in the rows; only --histogram reads the log into items.
 
 --by COLUMN fits one schedule per value of a categorical column (at most
-1000 values), each with its own hold-out, give-up age and shapes. The
-requests budget is the mean over all items, shared where the next request
+1000 values), each with its own hold-out, give-up age and shapes. It opens
+with each value's decision: what shipping its schedule changes against
+the first --baseline (one for all values, measured on each value's
+held-out items), or without one against the one schedule, in requests
+per item and mean lag, each with its bootstrap interval. The
+requests budget (without one, what the first baseline spends on all
+fitting items) is the mean over all items, shared where the next request
 buys the most lag: each value's lag-versus-cost curve is fitted on its
 fitting items and the budget goes to the value whose next request saves
 the most, until the last request buys the same lag everywhere
@@ -121,7 +126,7 @@ type fitFlagValues struct {
 	signals                                  bool
 	stuckAsks, bootstrap                     int
 	family, grpcClient                       string
-	deadlines, batches                       bool // registered by fit only
+	deadlines, batches                       bool
 }
 
 func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
@@ -147,6 +152,8 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.Uint64Var(&v.seed, "seed", 1, "seed of the hold-out split")
 	fs.StringVar(&v.countBy, "count-asks-by", "30s,2m,15m", "ages at which to count the asks to an item that never settles")
 	fs.BoolVar(&v.signals, "signals", true, "add \"reset on signal\" when the log's signals make it pay on the fitting items")
+	fs.BoolVar(&v.deadlines, "deadlines", true, "add a burst of asks just after a deadline the log shows (a spike of answers at a timeout) when it pays on the fitting items")
+	fs.BoolVar(&v.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	addSmoothFlag(fs, &v.smooth)
 	return v
 }
@@ -266,8 +273,6 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	plotPath := addPlotFlag(fs)
 	itemsPath := fs.String("plot-items", "", "also draw thirty held-out items under the fitted schedule and the first baseline to this file, .svg or .png")
 	force := fs.Bool("force", false, "overwrite an existing --plot or --plot-items file")
-	fs.BoolVar(&v.deadlines, "deadlines", true, "add a burst of asks just after a deadline the log shows (a spike of answers at a timeout) when it pays on the fitting items")
-	fs.BoolVar(&v.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	rf := addReadFlags(fs)
 	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
@@ -376,6 +381,7 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
+	rep.res.Notes = append(in.notes, rep.res.Notes...)
 	if !rf.quiet {
 		for _, n := range rep.res.Notes {
 			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -18,6 +19,9 @@ type segmentReport struct {
 	by     string
 	source string
 	res    *fit.SegmentStudy
+	// notes are what the input could not serve and the studies' notes,
+	// each value's named.
+	notes []string
 }
 
 // runSegments reads the logs split by --by and runs fit.StudySegments.
@@ -27,19 +31,18 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 		return nil, usagef("%s: --by %s splits a log: give LOG files, not --model", cmd, bf.by)
 	case len(args) == 0:
 		return nil, usagef("%s: give LOG files to split --by %s", cmd, bf.by)
-	case len(v.baselines) > 0:
-		return nil, usagef("%s: --by compares the segments with one schedule for all; run without --by to compare with a --baseline", cmd)
 	case v.family != "":
 		return nil, usagef("%s: --family fits one schedule: run without --by", cmd)
-	case v.requests <= 0:
-		return nil, usagef("%s: --by shares a --requests-per-item budget between the segments: give one", cmd)
+	case v.requests <= 0 && (len(v.baselines) == 0 || v.asksBy != "" || v.price != 0 || v.maxAttempts != 0):
+		return nil, usagef("%s: --by shares a --requests-per-item budget between the segments: give one, or a --baseline whose cost it is", cmd)
 	}
 	opt, err := v.studyOptions(cmd)
 	if err != nil {
 		return nil, err
 	}
 	needs := itemNeeds{signals: v.signals, batches: v.batches}
-	segs, stats, err := rf.readSegments(e, args, segRead{by: bf.by, cmd: cmd, needs: &needs, holdout: opt.Holdout, seed: opt.Seed})
+	var notes []string
+	segs, stats, err := rf.readSegments(e, args, segRead{by: bf.by, cmd: cmd, needs: &needs, holdout: opt.Holdout, seed: opt.Seed, notes: &notes})
 	if err != nil {
 		return nil, err
 	}
@@ -47,8 +50,32 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	if err != nil {
 		return nil, fmt.Errorf("%s: --by %s: %v", cmd, bf.by, err)
 	}
-	return &segmentReport{by: bf.by, res: res,
-		source: fmt.Sprintf("%s (%d items, %d values of %s)", strings.Join(args, ", "), stats.Items, len(segs), bf.by)}, nil
+	rep := &segmentReport{by: bf.by, res: res, notes: segmentNotes(bf.by, notes, res),
+		source: fmt.Sprintf("%s (%d items, %d values of %s)", strings.Join(args, ", "), stats.Items, len(segs), bf.by)}
+	if !rf.quiet {
+		for _, n := range rep.notes {
+			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
+		}
+	}
+	return rep, nil
+}
+
+// segmentNotes are the input's notes, the one schedule's study's, and
+// each value's own (named, those the one schedule's says already left
+// out).
+func segmentNotes(by string, input []string, s *fit.SegmentStudy) []string {
+	out := append(slices.Clone(input), s.Shared.Notes...)
+	for _, f := range s.Segments {
+		if f.Study == nil {
+			continue
+		}
+		for _, n := range f.Study.Notes {
+			if !slices.Contains(s.Shared.Notes, n) {
+				out = append(out, fmt.Sprintf("%s %s: %s", by, segmentName(f.Value), n))
+			}
+		}
+	}
+	return out
 }
 
 // fitSegments is pollfit fit --by.
@@ -75,9 +102,14 @@ func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	return nil
 }
 
-// writeText is the fit per segment for people.
+// writeText is the fit per segment for people: each value's decision
+// first, then the table.
 func (r *segmentReport) writeText(w io.Writer) {
 	s := r.res
+	for _, f := range s.Segments {
+		fmt.Fprintln(w, decisionText(r.by, f.Value, f.Row, f.Against))
+	}
+	fmt.Fprintln(w)
 	if s.PerSegment {
 		fmt.Fprintf(w, "one schedule per value of %s, each at %.4g requests per item (--budget-per-segment)\n", r.by, s.Budget)
 	} else {
@@ -131,13 +163,16 @@ func segmentingText(s *fit.SegmentStudy) string {
 
 // The JSON of pollfit fit --by:
 //
-//	{"by": "method", "budget": {"requests_per_item", "per_segment", "price"},
+//	{"decisions": [{"value", "against", "fitted": <row>, "other": <row>, "requests_change", "lag_change"}],
+//	 "by": "method", "budget": {"requests_per_item", "per_segment", "price"},
 //	 "min_segment": 200,
 //	 "segments": [{"value", "share", "fit_items", "final", "budget", "fallback", "schedule", "metrics": <row>}],
 //	 "total": {"items", "lag_mean_s", "requests_per_item", "stuck_asks", "missed_share"},
 //	 "shared": {"schedule", "metrics": <row>}, "change": -0.65,
-//	 "holdout": {"share", "seed", "fit_items", "test_items"}}
+//	 "holdout": {"share", "seed", "fit_items", "test_items"},
+//	 "notes": [...]}
 type segmentsJSON struct {
+	Decisions  []groupDecisionJSON `json:"decisions"`
 	By         string         `json:"by"`
 	Budget     map[string]any `json:"budget"`
 	MinSegment int            `json:"min_segment"`
@@ -146,6 +181,19 @@ type segmentsJSON struct {
 	Shared     sharedJSON     `json:"shared"`
 	Change     *float64       `json:"change"`
 	Holdout    holdoutJSON    `json:"holdout"`
+	Notes      []string       `json:"notes"`
+}
+
+// groupDecisionJSON is one value's decision: its schedule's held-out row
+// and the one it is weighed against (the first baseline, or the one
+// schedule), with the changes in requests per item and mean lag.
+type groupDecisionJSON struct {
+	Value          string   `json:"value"`
+	Against        string   `json:"against"`
+	Fitted         fit.Row  `json:"fitted"`
+	Other          fit.Row  `json:"other"`
+	RequestsChange *float64 `json:"requests_change"`
+	LagChange      *float64 `json:"lag_change"`
 }
 
 type segmentJSON struct {
@@ -180,8 +228,11 @@ func (r *segmentReport) writeJSON(w io.Writer) error {
 			Stuck: fit.JSONNumber(s.Total.Stuck), MissedShare: fit.JSONNumber(s.Total.MissedShare)},
 		Shared:  sharedJSON{Schedule: schedule.Format(s.Shared.Schedule), Row: s.Shared.Fitted},
 		Change:  fit.JSONNumber(s.Change()),
-		Holdout: holdoutJSON{Share: s.Shared.Holdout, Seed: s.Shared.Seed, FitItems: s.Shared.FitOn.Total(), Test: s.Shared.HeldOut.Total()}}
+		Holdout: holdoutJSON{Share: s.Shared.Holdout, Seed: s.Shared.Seed, FitItems: s.Shared.FitOn.Total(), Test: s.Shared.HeldOut.Total()},
+		Notes:   append([]string{}, r.notes...)}
 	for _, f := range s.Segments {
+		out.Decisions = append(out.Decisions, groupDecisionJSON{Value: f.Value, Against: f.Against.Name, Fitted: f.Row, Other: f.Against,
+			RequestsChange: fit.JSONNumber(f.Row.RequestsPerItem/f.Against.RequestsPerItem - 1), LagChange: fit.JSONNumber(f.Row.Lag.Mean/f.Against.Lag.Mean - 1)})
 		out.Segments = append(out.Segments, segmentJSON{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
 			Budget: f.Budget, Fallback: f.Fallback, Schedule: schedule.Format(f.Schedule), Row: f.Row})
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"text/tabwriter"
 
@@ -28,11 +27,18 @@ exponential backoff (gaps doubling) and backoff with full jitter (each gap
 uniform below the doubled one, averaged over 100 seeded draws), each at the
 interval or base that spends the budget. Baselines are single points at
 their own cost. Figures are on the items held out (--holdout, split by
---seed), or exact on a model. --count-asks-by, --bootstrap, --smooth and
---family do not apply and are refused. A log is read as fit reads
-it: into a sketch in one pass, fitted from its bins, or from its item
-sample when it has signals (unless --signals=false). --by COLUMN prints the frontier
-of each value of a categorical column on its own items.`,
+--seed), or exact on a model. Each fitted row is the schedule pollfit fit
+ships at that budget with the same flags, its deadline burst, batch asks
+and reset on signal included where they pay (--deadlines, --batches,
+--signals). The knee is the first budget from which on one more request
+per item buys less than 5% of the mean lag at every budget of the table;
+the report draws this table at the default budgets, so it finds the same
+knee. --count-asks-by, --bootstrap, --smooth and --family do not apply
+and are refused. A log is read as fit reads it: into a sketch in one
+pass, fitted from its bins, or from its item sample when it has signals
+or settles in batches. --by COLUMN prints the frontier of each value of a
+categorical column on its own items: each row is fit --by
+--budget-per-segment's schedule for that value at that budget.`,
 		flags: frontierFlags,
 	})
 }
@@ -44,9 +50,9 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	}
 	fs.Lookup("seed").Usage = "seed of the hold-out split and of the jitter draws"
 	budgets := fs.String("budgets", "", "requests-per-item budgets, comma-separated (instead of --from/--to/--steps)")
-	from := fs.Float64("from", 2, "smallest budget")
-	to := fs.Float64("to", 40, "largest budget")
-	steps := fs.Int("steps", 20, "number of budgets, spaced geometrically")
+	from := fs.Float64("from", fit.DefaultFrontierFrom, "smallest budget")
+	to := fs.Float64("to", fit.DefaultFrontierTo, "largest budget")
+	steps := fs.Int("steps", fit.DefaultFrontierSteps, "number of budgets, spaced geometrically (the report draws the table of the defaults)")
 	asCSV := fs.Bool("csv", false, "print CSV")
 	asJSON := fs.Bool("json", false, "print JSON")
 	plotPath := addPlotFlag(fs)
@@ -79,11 +85,16 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			if *plotPath != "" || *asCSV || v.model != "" {
 				return usagef("frontier: --by prints a frontier per value as text or --json; --plot, --csv and --model take all items")
 			}
-			return frontierSegments(e, rf, bf.by, args, opt, bs, *asJSON)
+			return frontierSegments(e, rf, bf.by, args, opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines), bs, *asJSON)
 		}
-		smp, model, err := frontierInput(e, rf, v, args, &opt)
+		smp, model, notes, err := frontierInput(e, rf, v, args, &opt)
 		if err != nil {
 			return err
+		}
+		if !rf.quiet {
+			for _, n := range notes {
+				fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
+			}
 		}
 		line := newStageLine(e, "frontier", rf.quiet)
 		opt.Progress = line.progress()
@@ -99,7 +110,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		}
 		switch {
 		case *asJSON:
-			return writeFrontierJSON(e.stdout, pts, base)
+			return writeFrontierJSON(e.stdout, pts, base, notes)
 		case *asCSV:
 			return writeFrontierCSV(e.stdout, pts, base)
 		}
@@ -115,23 +126,24 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 // --grpc-client).
 var frontierIgnores = []string{"count-asks-by", "bootstrap", "smooth", "family", "grpc-client"}
 
-// frontierInput reads the logs, or parses the model.
-func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *fit.StudyOptions) (fit.Sample, fit.Distribution, error) {
+// frontierInput reads the logs, or parses the model; notes say what the
+// input could not serve.
+func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *fit.StudyOptions) (fit.Sample, fit.Distribution, []string, error) {
 	if v.model != "" {
 		if len(args) > 0 {
-			return fit.Sample{}, nil, usagef("frontier: give --model or LOG files, not both")
+			return fit.Sample{}, nil, nil, usagef("frontier: give --model or LOG files, not both")
 		}
 		m, err := estimate.ParseModel(v.model)
 		if err != nil {
-			return fit.Sample{}, nil, usagef("frontier: --model: %v", err)
+			return fit.Sample{}, nil, nil, usagef("frontier: --model: %v", err)
 		}
-		return fit.Sample{}, m, nil
+		return fit.Sample{}, m, nil, nil
 	}
 	if len(args) == 0 {
-		return fit.Sample{}, nil, usagef("frontier: give LOG files or --model")
+		return fit.Sample{}, nil, nil, usagef("frontier: give LOG files or --model")
 	}
-	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals}.withBaselines(opt.Baselines))
-	return in.smp, nil, err
+	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines))
+	return in.smp, nil, in.notes, err
 }
 
 // maxSteps is the most budgets a frontier sweeps (each is a fit).
@@ -155,15 +167,7 @@ func frontierBudgets(list string, from, to float64, steps int) ([]float64, error
 	if from < 1 || to < from || steps < 1 || steps > maxSteps {
 		return nil, usagef("frontier: want 1 ≤ --from ≤ --to and 1 ≤ --steps ≤ %d", maxSteps)
 	}
-	out := make([]float64, steps)
-	for i := range out {
-		if steps == 1 {
-			out[i] = from
-			continue
-		}
-		out[i] = from * math.Pow(to/from, float64(i)/float64(steps-1))
-	}
-	return out, nil
+	return fit.FrontierBudgets(from, to, steps), nil
 }
 
 func splitComma(s string) []string {
@@ -204,8 +208,8 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k i
 	}
 	tw.Flush()
 	if knee != nil {
-		fmt.Fprintf(w, "\nknee at %.3g requests per item: past it one more request per item buys %s of mean lag, less than %.0f%% of the %s it waits (gain/req: the lag the next request buys, on the fitted schedules)\n",
-			knee.RequestsPerItem, schedule.FormatAge(knee.Gain), 100*fit.KneeShare, schedule.FormatAge(knee.Fitted.Lag.Mean))
+		fmt.Fprintf(w, "\nknee at %.3g requests per item: from it on, one more request per item buys less than %.0f%% of the mean lag at every budget of the table (there %s of the %s it waits; gain/req: the lag the next request buys, on the fitted schedules)\n",
+			knee.RequestsPerItem, 100*fit.KneeShare, schedule.FormatAge(knee.Gain), schedule.FormatAge(knee.Fitted.Lag.Mean))
 	}
 	if len(base) > 0 {
 		fmt.Fprintln(w)

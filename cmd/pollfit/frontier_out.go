@@ -101,13 +101,16 @@ func writeFrontierCSV(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) erro
 	return cw.Error()
 }
 
-// frontierJSON is frontier --json: {"points": [<frontierRow>...]}.
+// frontierJSON is frontier --json: {"points": [<frontierRow>...],
+// "notes": [...]}, the notes (what the input could not serve) left out
+// when there are none.
 type frontierJSON struct {
 	Points []frontierRow `json:"points"`
+	Notes  []string      `json:"notes,omitempty"`
 }
 
-func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) error {
+func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, notes []string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(frontierJSON{frontierRows(pts, base)})
+	return enc.Encode(frontierJSON{frontierRows(pts, base), notes})
 }

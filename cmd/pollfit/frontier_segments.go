@@ -9,14 +9,22 @@ import (
 
 // frontierSegments is pollfit frontier --by: the frontier of each value
 // of the column on its own items, through fit's pipeline (its own
-// hold-out split, give-up age and stuck cap), as fit --by fits each.
-func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.StudyOptions, budgets []float64, asJSON bool) error {
+// hold-out split, give-up age and stuck cap), read and fitted as fit
+// --by reads and fits each: a value's row at a budget is fit --by's
+// schedule for it at that budget.
+func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.StudyOptions, needs itemNeeds, budgets []float64, asJSON bool) error {
 	if len(args) == 0 {
 		return usagef("frontier: give LOG files to split --by %s", by)
 	}
-	segs, st, err := rf.readSegments(e, args, segRead{by: by, cmd: "frontier"})
+	var notes []string
+	segs, st, err := rf.readSegments(e, args, segRead{by: by, cmd: "frontier", needs: &needs, holdout: opt.Holdout, seed: opt.Seed, notes: &notes})
 	if err != nil {
 		return err
+	}
+	if !rf.quiet {
+		for _, n := range notes {
+			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
+		}
 	}
 	type segJSON struct {
 		Value  string        `json:"value"`
@@ -45,5 +53,9 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"by": by, "segments": out})
+	doc := map[string]any{"by": by, "segments": out}
+	if len(notes) > 0 {
+		doc["notes"] = notes
+	}
+	return enc.Encode(doc)
 }

@@ -54,27 +54,42 @@ func wholeCounts(ws []float64, k int) bool {
 // sample (a SQL engine's, or one written with --sample 0) has neither
 // creation times nor signals: asks by the wall clock or a schedule that
 // resets on signal are an error, and a fit that would look for reset on
-// signal or batch asks goes without, with a note (unless quiet).
-func (r *readFlags) sketchNeeds(e *env, s *estimate.Sketch, n itemNeeds, args []string) (string, error) {
+// signal or batch asks goes without, which note says.
+func (r *readFlags) sketchNeeds(s *estimate.Sketch, n itemNeeds, args []string) (sampled, note string, err error) {
 	names := strings.Join(args, ", ")
 	if !s.HasSample() {
-		const fix = "sketch the log with pollfit sketch, which keeps an item sample (a SQL engine's sketch keeps none)"
+		const fix = "sketch the log with pollfit sketch (not --sample 0), which keeps an item sample (a SQL engine's sketch keeps none)"
 		switch {
 		case n.aligned != "":
-			return "", fmt.Errorf("read %s: the sketch keeps no item sample, so no creation times, which %s need: %s", names, n.aligned, fix)
+			return "", "", fmt.Errorf("read %s: the sketch keeps no item sample, so no creation times, which %s need: %s", names, n.aligned, fix)
 		case n.resets != "":
-			return "", fmt.Errorf("read %s: the sketch keeps no item sample, so no signals, which %s needs: %s", names, n.resets, fix)
-		case (n.signals || n.batches) && !r.quiet:
-			fmt.Fprintf(e.stderr, "pollfit: note: %s keeps no item sample, so no signals or creation times: fitted without reset on signal or batch asks; %s\n", names, fix)
+			return "", "", fmt.Errorf("read %s: the sketch keeps no item sample, so no signals, which %s needs: %s", names, n.resets, fix)
 		}
-		return "", nil
+		return "", unsought(names+" keeps no item sample", n, fix), nil
 	}
 	p := &logPass{sk: s}
 	p.signals = partSample(s, &s.Fit, true).HasSignals() || partSample(s, &s.HeldOut, true).HasSignals()
 	if n.batches {
 		p.period = s.SamplePeriodicity(estimate.PeriodOptions{})
 	}
-	return n.needsItems(p), nil
+	return n.needsItems(p), "", nil
+}
+
+// unsought is the note on the shapes a fit that needs n did not look
+// for, as the input (why) has no signals or creation times, with fix;
+// "" when n looks for neither.
+func unsought(why string, n itemNeeds, fix string) string {
+	var what []string
+	if n.signals {
+		what = append(what, "reset on signal")
+	}
+	if n.batches {
+		what = append(what, "batch asks")
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s, so no signals or creation times: %s not looked for (not found absent); %s", why, strings.Join(what, " and "), fix)
 }
 
 // joinSamples is the samples' items in one sample, weighted when any
@@ -106,8 +121,12 @@ func (r *readFlags) sketchInput(e *env, args []string, n itemNeeds) (logInput, e
 	}
 	in := logInput{stats: sketchStats(s, args), sketch: s}
 	if n.always == "" {
-		if in.sampled, err = r.sketchNeeds(e, s, n, args); err != nil {
+		var note string
+		if in.sampled, note, err = r.sketchNeeds(s, n, args); err != nil {
 			return logInput{}, err
+		}
+		if note != "" && !r.quiet {
+			fmt.Fprintf(e.stderr, "pollfit: note: %s\n", note)
 		}
 	}
 	in.smp = joinSamples(partSample(s, &s.Fit, in.sampled != ""), partSample(s, &s.HeldOut, in.sampled != ""))

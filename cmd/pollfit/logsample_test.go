@@ -17,8 +17,6 @@ func studyFlags(t *testing.T, args ...string) (*readFlags, *fitFlagValues) {
 	t.Helper()
 	fs := pflag.NewFlagSet("fit", pflag.ContinueOnError)
 	v := addFitFlags(fs)
-	fs.BoolVar(&v.deadlines, "deadlines", true, "")
-	fs.BoolVar(&v.batches, "batches", true, "")
 	rf := addReadFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)

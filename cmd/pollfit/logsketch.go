@@ -148,6 +148,9 @@ type logInput struct {
 	fromLog bool
 	// sampled: smp is the sketch's item sample, not its bins, and why.
 	sampled string
+	// notes say what the input could not serve (shapes not looked for),
+	// for the study's notes.
+	notes []string
 }
 
 // readLogInput reads raw logs (not sketch files) for a command that
@@ -158,7 +161,11 @@ type logInput struct {
 func (r *readFlags) readLogInput(e *env, args []string, n itemNeeds, holdout float64, seed uint64) (logInput, error) {
 	if r.histogram || n.always != "" {
 		smp, st, err := r.readSample(e, args)
-		return logInput{smp: smp, stats: st}, err
+		in := logInput{smp: smp, stats: st}
+		if note := unsought("a histogram keeps ages alone", n, "give the log itself"); r.histogram && note != "" {
+			in.notes = append(in.notes, note)
+		}
+		return in, err
 	}
 	k := 0
 	if n.signals || n.batches || n.aligned != "" {

@@ -254,8 +254,12 @@ func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n i
 		return logInput{}, err
 	case ok:
 		in := logInput{stats: sketchStats(sk, args), sketch: sk}
-		if in.sampled, err = r.sketchNeeds(e, sk, n, args); err != nil {
+		var note string
+		if in.sampled, note, err = r.sketchNeeds(sk, n, args); err != nil {
 			return logInput{}, err
+		}
+		if note != "" {
+			in.notes = append(in.notes, note)
 		}
 		in.smp = useSketch(sk, opt, in.sampled != "")
 		return in, nil

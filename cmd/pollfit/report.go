@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
@@ -52,8 +51,6 @@ and schedule, the totals and the one schedule at the same budget, and
 
 func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	ff := addFitFlags(fs)
-	fs.BoolVar(&ff.deadlines, "deadlines", true, "add a burst of asks just after a deadline the log shows when it pays on the fitting items")
-	fs.BoolVar(&ff.batches, "batches", true, "add wall-clock aligned asks just after each batch boundary the log shows when they pay on the fitting items")
 	title := fs.String("title", "", "title of the report (default: pollfit report: LOG...)")
 	out := fs.StringP("output", "o", "", "output HTML file (default stdout)")
 	force := fs.Bool("force", false, "overwrite an existing output file")
@@ -107,18 +104,13 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// reportFrontier is pollfit frontier's table for the report: seven
-// budgets around the fitted schedule's cost, through the same pipeline.
+// reportFrontier is pollfit frontier's table for the report: the
+// table pollfit frontier prints with the same flags at its default
+// budgets, so that the report's knee is frontier's.
 func reportFrontier(ctx context.Context, rep *fitReport, progress func(string)) ([]fit.FrontierPoint, error) {
 	opt := rep.opt
 	opt.Progress = progress
-	base := max(rep.res.Fitted.RequestsPerItem, 1.5)
-	var budgets []float64
-	for k := range 7 {
-		if v := base * math.Pow(2, (float64(k)-3)/2); v >= 1.05 {
-			budgets = append(budgets, v)
-		}
-	}
+	budgets := fit.FrontierBudgets(fit.DefaultFrontierFrom, fit.DefaultFrontierTo, fit.DefaultFrontierSteps)
 	pts, _, err := fit.StudyFrontier(ctx, rep.sample, nil, opt, budgets)
 	if err != nil {
 		return nil, fmt.Errorf("report: frontier: %w", err)

@@ -39,6 +39,8 @@ type segRead struct {
 	needs   *itemNeeds
 	holdout float64
 	seed    uint64
+	// notes, when set, gets what the input could not serve of needs.
+	notes *[]string
 }
 
 // readSegments reads the logs at args split by the values of column by,
@@ -58,6 +60,11 @@ func (r *readFlags) readSegments(e *env, args []string, sr segRead) ([]fit.Segme
 			return sketchSegments(p.sk), p.stats, nil
 		}
 	}
+	if sr.needs != nil && sr.notes != nil && len(args) > 0 && isSketchFile(args[0]) {
+		if note, err := segmentedSketchNote(args, sr); err == nil && note != "" {
+			*sr.notes = append(*sr.notes, note)
+		}
+	}
 	var segs []fit.Segment
 	st, err := r.eachBy(e, args, sr.by, sr.cmd, func(it estimate.Item, w float64, seg int, v string) {
 		if seg == len(segs) {
@@ -73,6 +80,24 @@ func (r *readFlags) readSegments(e *env, args []string, sr segRead) ([]fit.Segme
 		}
 	})
 	return segs, st, err
+}
+
+// segmentedSketchNote says which shapes sr.needs looks for that a
+// segmented sketch cannot serve: its values keep no item sample, so no
+// signals or creation times. Those its item sample of all values shows
+// absent are absent in every value; "" when that covers all.
+func segmentedSketchNote(args []string, sr segRead) (string, error) {
+	sk, err := readSketchesBy(args, sr.by, sr.cmd)
+	if err != nil {
+		return "", err
+	}
+	n := *sr.needs
+	if sk.HasSample() {
+		n.signals = n.signals && (partSample(sk, &sk.Fit, true).HasSignals() || partSample(sk, &sk.HeldOut, true).HasSignals())
+		n.batches = n.batches && sk.SamplePeriodicity(estimate.PeriodOptions{}) != nil
+	}
+	why := strings.Join(args, ", ") + " is a segmented sketch, whose values keep no item sample"
+	return unsought(why, n, "fit the log itself to look for them in each value"), nil
 }
 
 // segmentPass reads raw logs into a segmented sketch of sr's split in

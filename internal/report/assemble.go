@@ -113,7 +113,7 @@ func (b *builder) itemsText() string {
 }
 
 func (b *builder) frontierText() string {
-	return "Mean lag against requests per item, all measured on the items of the table to the give-up age: pollfit frontier's table, drawn. The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap. The knee is the first budget past which one more request per item buys less than 5% of the mean lag."
+	return "Mean lag against requests per item, all measured on the items of the table to the give-up age: pollfit frontier's table, drawn. The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap. The knee is the first budget from which on one more request per item buys less than 5% of the mean lag at every budget of the table."
 }
 
 // comparison is the one sentence comparing a baseline with the fit at
