@@ -100,3 +100,48 @@ func TestReadSketchAgeLimit(t *testing.T) {
 		t.Errorf("100 years: %v", err)
 	}
 }
+
+// FuzzMergeSketch: two sketches that read merge without a panic, or
+// with an error only for a split or segment column that differs; the
+// merge's counts are the sum of the two's, its sample at most the
+// smaller Sample rows, and it writes out as a file that reads back.
+func FuzzMergeSketch(f *testing.F) {
+	a := "# pollfit sketch v2 holdout=0.3 seed=1 sample=4\n" + sketchHeader + "\nfit,settled,33418,9.8123,12,117.74,1\nheldout,pending,0,0,2,0,0\n" +
+		sampleHeader + "\nfit,settled,9.8,1700000000000000000,,1\n"
+	b := "# pollfit sketch v2 holdout=0.3 seed=1 sample=1073741824\n" + sketchHeader + "\nfit,failed,1,0.001,3,0.003,0\n"
+	f.Add([]byte(a), []byte(a))
+	f.Add([]byte(a), []byte(b))
+	f.Add([]byte(a), []byte(strings.Replace(a, "seed=1", "seed=2", 1)))
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		s, err := ReadSketch(bytes.NewReader(x), "x")
+		if err != nil {
+			return
+		}
+		u, err := ReadSketch(bytes.NewReader(y), "y")
+		if err != nil {
+			return
+		}
+		items, sample := s.Fit.Items+u.Fit.Items, min(s.Sample, u.Sample)
+		err = s.Merge(u)
+		if err != nil {
+			if n := len(err.Error()); n > 4096 {
+				t.Fatalf("error of %d bytes", n)
+			}
+			return
+		}
+		if !sameSum(s.Fit.Items, items) || s.Sample != sample {
+			t.Fatalf("merged %g items (want %g), sample %d (want %d)", s.Fit.Items, items, s.Sample, sample)
+		}
+		if n := len(s.Fit.sample.rows); n > max(sample, 0) {
+			t.Fatalf("merged sample of %d rows, more than %d", n, sample)
+		}
+		checkSketchPart(t, &s.Fit)
+		var out bytes.Buffer
+		if err := WriteSketch(&out, s); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadSketch(&out, "back"); err != nil {
+			t.Fatalf("a merged sketch does not read back: %v\n%s", err, out.Bytes())
+		}
+	})
+}

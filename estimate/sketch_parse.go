@@ -56,8 +56,8 @@ func parseSketchHeader(line, name string) (*Sketch, error) {
 		case "holdout":
 			s.Holdout = x
 		case "sample":
-			if x != math.Trunc(x) || x > 1<<30 {
-				return nil, fmt.Errorf("%s:1: bad field %q (want sample=a whole number of rows)", name, quote.Clip(f))
+			if x != math.Trunc(x) || x > MaxSample {
+				return nil, fmt.Errorf("%s:1: bad field %q (want sample=a whole number of rows, at most %d)", name, quote.Clip(f), MaxSample)
 			}
 			s.Sample = int(x)
 		}
@@ -133,6 +133,9 @@ func (s *Sketch) readRow(f []string, name string, line int) error {
 		r.Segment, o = f[0], 1
 	}
 	r.Part, r.Kind, r.Mixed = f[o], f[o+1], f[o+6] == "1"
+	if m := f[o+6]; m != "0" && m != "1" {
+		return fmt.Errorf("%s:%d:%d: column mixed: %q (want 0 or 1)", name, line, o+7, quote.Clip(m))
+	}
 	bin, err := strconv.Atoi(f[o+2])
 	if err != nil || bin < 0 || bin >= nSketchBins {
 		return fmt.Errorf("%s:%d:%d: column bin: %q (want 0 to %d)", name, line, o+3, quote.Clip(f[o+2]), nSketchBins-1)

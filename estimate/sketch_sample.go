@@ -12,6 +12,11 @@ import (
 // or batches pays little for a sample it does not use.
 const DefaultSample = 1 << 15
 
+// MaxSample is the most rows an item sample may keep, as --sample or a
+// sketch file's sample= field asks: 2²⁰ rows of 40 bytes, 42 MB a part.
+// Memory follows the rows a sample holds, never the size asked.
+const MaxSample = 1 << 20
+
 // The item sample. Bins keep ages and statuses; what they cannot keep,
 // creation times and signals, a part keeps for a sample of its rows:
 // the bottom k of the rows by the key (the split's hash, then the row's
@@ -227,8 +232,8 @@ func (s *rowSample) merge(q *rowSample, k int) {
 	}
 	s.capped = s.capped || q.capped
 	out := s.scratch[:0]
-	if cap(out) < min(len(s.rows)+len(q.rows), k) {
-		out = make([]sampleRow, 0, slack(k))
+	if n := min(len(s.rows)+len(q.rows), k); cap(out) < n {
+		out = make([]sampleRow, 0, n) // the rows there are, never k
 	}
 	a, b := s.rows, q.rows
 	for len(a)+len(b) > 0 {

@@ -136,8 +136,8 @@ func (s *Sketch) parseSampleRow(row, name string, line int) (*SketchPart, sample
 		it.Dated = true
 	}
 	if f[4] != "" {
-		if it.Signal, err = strconv.ParseFloat(f[4], 64); err != nil || math.IsNaN(it.Signal) || math.IsInf(it.Signal, 0) {
-			return nil, r, bad(4, "an age in seconds, or empty")
+		if it.Signal, err = strconv.ParseFloat(f[4], 64); err != nil || !(math.Abs(it.Signal) <= maxAgeSeconds) {
+			return nil, r, bad(4, "an age in seconds, at most 100 years, or empty")
 		}
 		it.Signalled = true
 	}

@@ -40,6 +40,9 @@ func readDocument(path string, obj map[string]any) (*schedule.Schedule, *Meta, e
 	if err := validate(path, s); err != nil {
 		return nil, nil, err
 	}
+	if err := checkText(path, s); err != nil {
+		return nil, nil, err
+	}
 	if err := checkDerived(path, obj, s); err != nil {
 		return nil, nil, err
 	}

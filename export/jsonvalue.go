@@ -21,6 +21,9 @@ func readList[T any](path string, v any, read func(string, any) (T, error)) ([]T
 	if !ok {
 		return nil, fieldErr(path, "expected an array, found %s", kindOf(v))
 	}
+	if len(arr) > maxList {
+		return nil, fieldErr(path, "%d elements, more than the %d a schedule may hold", len(arr), maxList)
+	}
 	var out []T
 	for i, e := range arr {
 		x, err := read(index(path, i), e)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -36,10 +35,11 @@ func fieldErr(path, format string, args ...any) error {
 // "pollfit fit --json"; its other keys are ignored), or whose
 // "schedule" key holds a version 1 document. It returns the schedule
 // as written (not canonicalised) and the document's meta, nil when it
-// has none. Faults are *FieldError naming the JSON path, or a syntax
+// has none. It reads at most MaxDocument bytes, and refuses a schedule
+// longer as text than schedule.MaxText. Faults are *FieldError naming the JSON path, or a syntax
 // error with the line and column.
 func ReadJSON(r io.Reader) (*schedule.Schedule, *Meta, error) {
-	data, err := io.ReadAll(r)
+	data, err := readLimited(r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,14 +109,14 @@ func fromValue(path string, v any) (*schedule.Schedule, *Meta, error) {
 
 // ParseSpec reads a schedule given on a command line: schedule language
 // text, or "@FILE" for a file holding a JSON document (when its first
-// non-space character is "{"; see ReadJSON) or schedule language text. Errors name
-// the file.
+// non-space character is "{"; see ReadJSON) or schedule language text,
+// at most MaxDocument bytes. Errors name the file.
 func ParseSpec(spec string) (*schedule.Schedule, error) {
 	name, ok := strings.CutPrefix(spec, "@")
 	if !ok {
 		return schedule.Parse(spec)
 	}
-	data, err := os.ReadFile(name)
+	data, err := ReadSpecFile(name)
 	if err != nil {
 		return nil, err
 	}

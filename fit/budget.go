@@ -31,6 +31,14 @@ type Budget struct {
 	Price float64
 }
 
+// MaxBudgetAsks is the most asks an asks-by or max-attempts budget may
+// allow. The quantiser's programme keeps a cell for every count of asks
+// up to the budget ((clauses+1) × boundaries × (asks+1) cells, 12 bytes
+// each), so the ceiling bounds its memory at about 300 MB with 12
+// clauses; a clause asks at most 5000 times, so few schedules could
+// spend more.
+const MaxBudgetAsks = 10000
+
 // BudgetKind is which of a Budget's caps is set.
 type BudgetKind uint8
 
@@ -120,6 +128,9 @@ func (b Budget) check(horizon time.Duration) (BudgetKind, error) {
 		if b.AsksBy < 1 || b.AsksByAge <= 0 {
 			return 0, errors.New("asks-by needs a count ≥ 1 and a positive age, as in 20@2m")
 		}
+		if b.AsksBy > MaxBudgetAsks {
+			return 0, fmt.Errorf("asks-by must be at most %d asks, not %d", MaxBudgetAsks, b.AsksBy)
+		}
 		if horizon > 0 && horizon != b.AsksByAge {
 			return 0, errors.New("asks-by N@T stops asking at T: give no other horizon")
 		}
@@ -128,6 +139,9 @@ func (b Budget) check(horizon time.Duration) (BudgetKind, error) {
 		set++
 		if b.MaxAttempts < 2 {
 			return 0, errors.New("max attempts must be at least 2")
+		}
+		if b.MaxAttempts > MaxBudgetAsks {
+			return 0, fmt.Errorf("max attempts must be at most %d, not %d", MaxBudgetAsks, b.MaxAttempts)
 		}
 		if horizon <= 0 {
 			return 0, errors.New("max attempts needs a horizon: the last attempt is made there")

@@ -45,3 +45,26 @@ func TestBudgetCheckKind(t *testing.T) {
 		t.Error("two caps were accepted")
 	}
 }
+
+// TestBudgetAsksCeiling: asks-by and max-attempts budgets above
+// MaxBudgetAsks are refused before the quantiser sizes its table by
+// them (10¹² once panicked in makeslice, 10⁸ ran out of memory).
+func TestBudgetAsksCeiling(t *testing.T) {
+	for _, c := range []struct {
+		b    Budget
+		want string
+	}{
+		{Budget{MaxAttempts: 1e12}, "max attempts must be at most 10000, not 1000000000000"},
+		{Budget{MaxAttempts: MaxBudgetAsks + 1}, "max attempts must be at most 10000, not 10001"},
+		{Budget{AsksBy: 1e7, AsksByAge: time.Minute}, "asks-by must be at most 10000 asks, not 10000000"},
+	} {
+		if _, err := c.b.check(time.Hour); err == nil || err.Error() != c.want {
+			t.Errorf("%v: %v, want %q", c.b, err, c.want)
+		}
+	}
+	for _, b := range []Budget{{MaxAttempts: MaxBudgetAsks}, {AsksBy: MaxBudgetAsks, AsksByAge: time.Hour}} {
+		if _, err := b.check(time.Hour); err != nil {
+			t.Errorf("%v: %v", b, err)
+		}
+	}
+}

@@ -22,10 +22,10 @@ func generate(path string, n int) error {
 	var write func([]logs.Row) error
 	var closeW func() error
 	if strings.HasSuffix(path, ".parquet") {
-		w := logs.NewParquetWriter(f, false)
+		w := logs.NewParquetWriter(f, false, false)
 		write, closeW = w.Write, w.Close
 	} else {
-		w := logs.NewCSVWriter(f, false)
+		w := logs.NewCSVWriter(f, false, false)
 		write, closeW = w.Write, w.Close
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

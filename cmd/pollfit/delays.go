@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pollfit/pollfit/fit/backoff"
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // perlAttrs are Algorithm::Backoff's attributes taking a value, as
@@ -122,7 +123,7 @@ func runDelays(p backoff.Perl, rng *rand.Rand, args []string, advance bool) ([]f
 			i++
 			m := outcomeRE.FindStringSubmatch(strings.TrimSpace(o))
 			if m == nil {
-				return nil, usagef("delays: outcome %d %q: want 0 or 1, optionally @SECONDS or @+SECONDS", i, o)
+				return nil, usagef("delays: outcome %d %q: want 0 or 1, optionally @SECONDS or @+SECONDS", i, quote.Clip(o))
 			}
 			switch x, _ := strconv.ParseFloat(m[3], 64); {
 			case m[2] == "+":
@@ -140,7 +141,7 @@ func runDelays(p backoff.Perl, rng *rand.Rand, args []string, advance bool) ([]f
 				d, err = b.Failure(t)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("delays: outcome %d %q: %v", i, o, err)
+				return nil, fmt.Errorf("delays: outcome %d %q: %v", i, quote.Clip(o), err)
 			}
 			delays = append(delays, d)
 			prev = d

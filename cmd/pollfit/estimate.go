@@ -11,6 +11,7 @@ import (
 	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -52,6 +53,12 @@ by Turnbull's NPMLE; metrics count only answers, so --pending N or
 				if len(args) == 0 {
 					return usagef("estimate: no log given (pollfit estimate [flags] LOG...)")
 				}
+				if err := checkOutput(*grid, *force); err != nil {
+					return err
+				}
+				if err := checkPlots(*force, *plotPath); err != nil {
+					return err
+				}
 				ages, err := parseAges(*at)
 				if err != nil {
 					return err
@@ -60,7 +67,7 @@ by Turnbull's NPMLE; metrics count only answers, so --pending N or
 				for i, q := range *qflag {
 					v, err := strconv.ParseFloat(strings.TrimSpace(q), 64)
 					if err != nil || !(v > 0 && v < 1) {
-						return usagef("estimate: --quantiles %q: want shares between 0 and 1, such as 0.5,0.99", q)
+						return usagef("estimate: --quantiles %q: want shares between 0 and 1, such as 0.5,0.99", quote.Clip(q))
 					}
 					qs[i] = v
 				}
@@ -130,7 +137,7 @@ func parseAges(in []string) ([]float64, error) {
 	for i, s := range in {
 		v, err := parseAge(s)
 		if err != nil {
-			return nil, usagef("estimate: --survival-at %q: want a duration such as 90s, 5m or 1d, or seconds", s)
+			return nil, usagef("estimate: --survival-at %q: want a duration such as 90s, 5m or 1d, or seconds", quote.Clip(s))
 		}
 		out[i] = v
 	}
@@ -141,7 +148,7 @@ func parseAge(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	if v, err := strconv.ParseFloat(s, 64); err == nil {
 		if !(v >= 0 && v <= schedule.MaxAge.Seconds()) {
-			return 0, fmt.Errorf("age %q out of range", s)
+			return 0, fmt.Errorf("age %q out of range", quote.Clip(s))
 		}
 		return v, nil
 	}

@@ -66,6 +66,9 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				if bf.by != "" && *plotPath != "" {
 					return usagef("eval: --plot draws all items: run without --by")
 				}
+				if err := checkPlots(*force, *plotPath); err != nil {
+					return err
+				}
 				if old, err := seedAlias.useOld(e, fs); err != nil {
 					return err
 				} else if old {

@@ -10,6 +10,7 @@ import (
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -78,11 +79,11 @@ func exportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 
 func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
 	if len(args) > 0 {
-		return usagef("export: unexpected argument %q (give the schedule with --schedule or --from)", args[0])
+		return usagef("export: unexpected argument %q (give the schedule with --schedule or --from)", quote.Clip(args[0]))
 	}
 	f := strings.ToLower(*o.format)
 	if f != "grpc" && !slices.Contains(export.Formats, f) {
-		return usagef("export: unknown --format %q (want %s or grpc)", *o.format, strings.Join(export.Formats, ", "))
+		return usagef("export: unknown --format %q (want %s or grpc)", quote.Clip(*o.format), strings.Join(export.Formats, ", "))
 	}
 	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json", "service", "codes", "grpc-client"} {
 		if fs.Changed(name) && !slices.Contains(exportFlagFormats[name], f) {
@@ -124,7 +125,7 @@ func exportWriter(e *env, f string, s *schedule.Schedule, meta *export.Meta, o *
 		if *o.horizon != "" {
 			h, err := schedule.ParseDuration(*o.horizon)
 			if err != nil || h <= 0 {
-				return nil, usagef("export: --horizon %q is not a positive duration (for example 30m)", *o.horizon)
+				return nil, usagef("export: --horizon %q is not a positive duration (for example 30m)", quote.Clip(*o.horizon))
 			}
 			opt.Horizon = h
 		}

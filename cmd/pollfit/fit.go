@@ -13,6 +13,7 @@ import (
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/plot"
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -127,10 +128,17 @@ type fitFlagValues struct {
 	stuckAsks, bootstrap                     int
 	family, grpcClient                       string
 	deadlines, batches                       bool
+	fs                                       *pflag.FlagSet
+}
+
+// splitGiven reports whether --holdout or --seed was given: a sketch's
+// own split must then be the one asked for.
+func (v *fitFlagValues) splitGiven() bool {
+	return v.fs.Changed("holdout") || v.fs.Changed("seed")
 }
 
 func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
-	v := &fitFlagValues{}
+	v := &fitFlagValues{fs: fs}
 	fs.Float64Var(&v.requests, "requests-per-item", 0, "budget: mean requests per item at most N")
 	fs.StringVar(&v.asksBy, "asks-by", "", "budget: at most N asks by age T to an item that never settles, as N@T (e.g. 40@15m)")
 	fs.Float64Var(&v.price, "price", 0, "budget: minimise mean lag + P seconds × requests per item")
@@ -168,7 +176,7 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 		}
 		d, err := schedule.ParseDuration(s)
 		if err != nil || d < 0 {
-			return 0, usagef("--%s %q: %v", name, s, orPositive(err, s))
+			return 0, usagef("--%s %q: %v", name, quote.Clip(s), orPositive(err, s))
 		}
 		return d, nil
 	}
@@ -192,7 +200,7 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 	case "rms":
 		opt.Objective = fit.RMS
 	default:
-		return opt, usagef("--objective %q: want mean or rms", v.obj)
+		return opt, usagef("--objective %q: want mean or rms", quote.Clip(v.obj))
 	}
 	switch {
 	case v.segments < 0 || v.segments > maxSegments:
@@ -203,13 +211,14 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 		opt.Segments = v.segments
 	}
 	opt.AnyValues = !v.nice
+	if v.maxAttempts > fit.MaxBudgetAsks {
+		return opt, usagef("--max-attempts must be at most %d, not %d", fit.MaxBudgetAsks, v.maxAttempts)
+	}
 	opt.Budget = fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}
 	if v.asksBy != "" {
-		n, t, ok := strings.Cut(v.asksBy, "@")
-		k, err := strconv.Atoi(strings.TrimSpace(n))
-		d, derr := schedule.ParseDuration(strings.TrimSpace(t))
-		if !ok || err != nil || derr != nil || k < 1 || d <= 0 {
-			return opt, usagef("--asks-by %q: want N@T, as in 40@15m", v.asksBy)
+		k, d, err := parseAsksBy(v.asksBy)
+		if err != nil {
+			return opt, err
 		}
 		opt.Budget.AsksBy, opt.Budget.AsksByAge = k, d
 	}
@@ -217,6 +226,21 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 		return opt, usagef("--holdout %g: want a share in [0, 1)", v.holdout)
 	}
 	return opt, nil
+}
+
+// parseAsksBy reads --asks-by N@T: 1 ≤ N ≤ fit.MaxBudgetAsks asks by a
+// positive age T.
+func parseAsksBy(s string) (int, time.Duration, error) {
+	n, t, ok := strings.Cut(s, "@")
+	k, err := strconv.Atoi(strings.TrimSpace(n))
+	d, derr := schedule.ParseDuration(strings.TrimSpace(t))
+	if !ok || err != nil || derr != nil || k < 1 || d <= 0 {
+		return 0, 0, usagef("--asks-by %q: want N@T, as in 40@15m", quote.Clip(s))
+	}
+	if k > fit.MaxBudgetAsks {
+		return 0, 0, usagef("--asks-by %q: N must be at most %d asks, not %d", quote.Clip(s), fit.MaxBudgetAsks, k)
+	}
+	return k, d, nil
 }
 
 // studyOptions are the flags as fit.StudyOptions.
@@ -278,7 +302,7 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	return func(e *env, args []string) error {
 		grpc := strings.EqualFold(*format, "grpc")
 		if *format != "" && !grpc && !slices.Contains(export.Formats, strings.ToLower(*format)) {
-			return usagef("fit: unknown --format %q (want %s or grpc)", *format, strings.Join(export.Formats, ", "))
+			return usagef("fit: unknown --format %q (want %s or grpc)", quote.Clip(*format), strings.Join(export.Formats, ", "))
 		}
 		if grpc && v.family != "grpc" {
 			return usagef("fit: --format grpc writes a gRPC retry policy: give --family grpc")
@@ -288,6 +312,9 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		}
 		if *itemsPath != "" && v.model != "" {
 			return usagef("fit: --plot-items: the items picture needs a log, not --model")
+		}
+		if err := checkPlots(*force, *plotPath, *itemsPath); err != nil {
+			return err
 		}
 		if bf.by != "" {
 			if *itemsPath != "" {
@@ -367,7 +394,7 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if len(args) == 0 {
 		return nil, usagef("%s: give LOG files or --model", cmd)
 	}
-	in, err := rf.studyInput(e, args, &opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines))
+	in, err := rf.studyInput(e, args, &opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines), v.splitGiven())
 	if err != nil {
 		return nil, err
 	}

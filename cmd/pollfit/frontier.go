@@ -10,6 +10,7 @@ import (
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/plot"
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -60,6 +61,9 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	rf := addReadFlags(fs)
 	bf := addByFlag(fs, false)
 	return func(e *env, args []string) error {
+		if err := checkPlots(*force, *plotPath); err != nil {
+			return err
+		}
 		if !(fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}).IsZero() || v.asksBy != "" {
 			return usagef("frontier: the budget is swept; give --budgets or --from/--to/--steps instead")
 		}
@@ -142,7 +146,7 @@ func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *
 	if len(args) == 0 {
 		return fit.Sample{}, nil, nil, usagef("frontier: give LOG files or --model")
 	}
-	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines))
+	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines), v.splitGiven())
 	return in.smp, nil, in.notes, err
 }
 
@@ -155,7 +159,7 @@ func frontierBudgets(list string, from, to float64, steps int) ([]float64, error
 		for _, f := range splitComma(list) {
 			x, err := strconv.ParseFloat(f, 64)
 			if err != nil || x < 1 {
-				return nil, usagef("frontier: --budgets: %q is not a number ≥ 1", f)
+				return nil, usagef("frontier: --budgets: %q is not a number ≥ 1", quote.Clip(f))
 			}
 			out = append(out, x)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/internal/loggen"
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -47,7 +48,7 @@ after that are pending in the log.`,
 			force := fs.Bool("force", false, "overwrite an existing output file")
 			return func(e *env, args []string) error {
 				if len(args) > 0 {
-					return usagef("gen: unexpected argument %q", args[0])
+					return usagef("gen: unexpected argument %q", quote.Clip(args[0]))
 				}
 				if old, err := formatAlias.useOld(e, fs); err != nil {
 					return err
@@ -64,42 +65,67 @@ after that are pending in the log.`,
 				if *n < 1 || *n > maxGenRows {
 					return usagef("gen: --rows must be from 1 to %d, not %d", maxGenRows, *n)
 				}
-				var write func(io.Writer, []logs.Row) error
+				parquet := false
 				switch strings.ToLower(*format) {
 				case "csv":
-					write = logs.WriteCSV
 				case "parquet":
 					if *out == "" || *out == "-" {
 						return usagef("gen: parquet output needs -o FILE")
 					}
-					write = logs.WriteParquet
+					parquet = true
 				default:
-					return usagef("gen: unknown --log-format %q (csv or parquet)", *format)
+					return usagef("gen: unknown --log-format %q (csv or parquet)", quote.Clip(*format))
 				}
-				rows, err := genRows(e.context(), m, *n, *seed)
-				if err != nil {
+				if err := checkOutput(*out, *force); err != nil {
 					return err
 				}
-				return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return write(w, rows) })
+				return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return genLog(e.context(), w, m, *n, *seed, parquet) })
 			}
 		},
 	})
 }
 
-// maxGenRows is the most rows gen writes: it holds them in memory
-// (about 100 bytes each) before writing.
+// maxGenRows is the most rows gen writes, a guard on time: gen streams
+// the rows, holding 4 bytes a row (the sorted creation times) and one
+// chunk of rows (a row group of a Parquet log).
 const maxGenRows = 10_000_000
 
-// genRows is loggen.Rows, given up when ctx is done first (sorting
-// millions of creation times takes seconds): the rows are left to the
-// exiting process.
-func genRows(ctx context.Context, m loggen.Model, n int, seed uint64) ([]logs.Row, error) {
-	ch := make(chan []logs.Row, 1)
-	go func() { ch <- loggen.Rows(m, n, seed) }()
-	select {
-	case rows := <-ch:
-		return rows, nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("gen: stopped: %w", ctx.Err())
+// csvChunk is the rows gen writes to a CSV log at a time.
+const csvChunk = 1 << 14
+
+// genLog writes the log of n rows of model m, streamed: a first pass
+// finds whether any row has a signal or a method (the columns of the
+// header), a second writes the rows, a chunk at a time, as
+// logs.WriteCSV and logs.WriteParquet would write them all at once. It
+// stops once ctx is done.
+func genLog(ctx context.Context, w io.Writer, m loggen.Model, n int, seed uint64, parquet bool) error {
+	var signal, method bool
+	err := loggen.Stream(m, n, seed, csvChunk, func(rows []logs.Row) error {
+		for i := range rows {
+			signal = signal || !rows[i].Signal.IsZero()
+			method = method || rows[i].Method != ""
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return fmt.Errorf("gen: stopped: %w", err)
 	}
+	chunk, write, done := csvChunk, (func([]logs.Row) error)(nil), (func() error)(nil)
+	if parquet {
+		pw := logs.NewParquetWriter(w, signal, method)
+		chunk, write, done = logs.ParquetGroupRows(n), pw.Write, pw.Close
+	} else {
+		cw := logs.NewCSVWriter(w, signal, method)
+		write, done = cw.Write, cw.Close
+	}
+	err = loggen.Stream(m, n, seed, chunk, func(rows []logs.Row) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("gen: stopped: %w", err)
+		}
+		return write(rows)
+	})
+	if cerr := done(); err == nil {
+		err = cerr
+	}
+	return err
 }

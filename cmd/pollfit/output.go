@@ -17,10 +17,8 @@ func writeOutput(path string, force bool, stdout io.Writer, write func(io.Writer
 	if path == "" || path == "-" {
 		return write(stdout)
 	}
-	if !force {
-		if _, err := os.Lstat(path); err == nil {
-			return fmt.Errorf("%s exists (use --force to overwrite it)", path)
-		}
+	if err := checkOutput(path, force); err != nil {
+		return err
 	}
 	f, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -33,6 +31,12 @@ func writeOutput(path string, force bool, stdout io.Writer, write func(io.Writer
 		return err
 	}
 	if err := write(stopWriter{f}); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	// Sync before the rename, so that a crash never leaves the name
+	// pointing at a file whose data did not reach the disk.
+	if err := f.Sync(); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -51,6 +55,47 @@ func writeOutput(path string, force bool, stdout io.Writer, write func(io.Writer
 		return nil
 	}
 	return os.Rename(tmp, path)
+}
+
+// checkOutput refuses an output path before any work is done: one that
+// exists, unless force is set, and, even with force, one that is not a
+// regular file (a named pipe, a device, a folder), which the rename
+// would replace. "" and "-" are stdout.
+func checkOutput(path string, force bool) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	fi, err := os.Stat(path) // a link's target
+	if err != nil {
+		if _, lerr := os.Lstat(path); lerr == nil && !force {
+			return fmt.Errorf("%s exists (use --force to overwrite it)", path)
+		}
+		return nil
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is %s, not a regular file: pollfit writes only regular files (remove it, or give another name)", path, fileKind(fi.Mode()))
+	}
+	if !force {
+		return fmt.Errorf("%s exists (use --force to overwrite it)", path)
+	}
+	return nil
+}
+
+// fileKind names a file mode's type for people.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "an irregular file"
 }
 
 // createError explains a failure to create the temporary file in terms

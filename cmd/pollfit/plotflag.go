@@ -9,6 +9,7 @@ import (
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/plot"
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -22,14 +23,41 @@ func addPlotFlag(fs *pflag.FlagSet) *string {
 // (SVG for "-", which is stdout), never half-written, and over an
 // existing file only with force.
 func writePlot(path string, force bool, stdout io.Writer, f *plot.Figure) error {
+	format, err := plotFormat(path)
+	if err != nil {
+		return err
+	}
+	return writeOutput(path, force, stdout, func(w io.Writer) error { return f.WriteTo(w, format) })
+}
+
+// plotFormat is the picture format path asks for: svg or png by its
+// extension, svg for "-" (stdout).
+func plotFormat(path string) (string, error) {
 	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	switch {
 	case path == "-":
 		format = "svg"
 	case format != "svg" && format != "png":
-		return usagef("--plot %s: want a .svg or .png file", path)
+		return "", usagef("--plot %s: want a .svg or .png file", quote.Clip(path))
 	}
-	return writeOutput(path, force, stdout, func(w io.Writer) error { return f.WriteTo(w, format) })
+	return format, nil
+}
+
+// checkPlots refuses, before any work, a picture path with a wrong
+// extension, or one checkOutput refuses. Empty paths are not asked for.
+func checkPlots(force bool, paths ...string) error {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if _, err := plotFormat(p); err != nil {
+			return err
+		}
+		if err := checkOutput(p, force); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // The pictures of --plot are internal/plot's, built from the domain

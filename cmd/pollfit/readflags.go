@@ -11,6 +11,7 @@ import (
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -66,7 +67,7 @@ func (r *readFlags) options() (logs.Options, error) {
 	case "s", "ms", "us", "µs", "ns":
 		opt.TimeUnit = strings.ToLower(r.timeUnit)
 	default:
-		return opt, usagef("--time-unit %q: want s, ms, us or ns", r.timeUnit)
+		return opt, usagef("--time-unit %q: want s, ms, us or ns", quote.Clip(r.timeUnit))
 	}
 	d, err := parseDelimiter(r.delimiter)
 	if err != nil {
@@ -75,7 +76,7 @@ func (r *readFlags) options() (logs.Options, error) {
 	opt.Delimiter = d
 	loc, err := time.LoadLocation(r.tz)
 	if err != nil {
-		return opt, usagef("--tz %q: unknown time zone", r.tz)
+		return opt, usagef("--tz %q: unknown time zone", quote.Clip(r.tz))
 	}
 	opt.Location = loc
 	if r.observedAt != "" {
@@ -104,7 +105,7 @@ func parseDelimiter(s string) (rune, error) {
 		return ' ', nil
 	}
 	if len(s) != 1 || s[0] == '"' || s[0] == '\n' || s[0] == '\r' {
-		return 0, usagef("--delimiter %q: want one ASCII character other than a quote, or tab, semicolon, pipe", s)
+		return 0, usagef("--delimiter %q: want one ASCII character other than a quote, or tab, semicolon, pipe", quote.Clip(s))
 	}
 	return rune(s[0]), nil
 }
@@ -119,7 +120,7 @@ func parseObservedAt(s string, loc *time.Location) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, usagef("--observed-at %q: want RFC 3339 (2026-03-01T12:00:00Z), \"2006-01-02 15:04:05\" or now", s)
+	return time.Time{}, usagef("--observed-at %q: want RFC 3339 (2026-03-01T12:00:00Z), \"2006-01-02 15:04:05\" or now", quote.Clip(s))
 }
 
 // each reads the logs at paths with the flags' options, showing progress
@@ -246,12 +247,16 @@ func sketchStats(s *estimate.Sketch, files []string) logs.Stats {
 // studyInput reads the inputs of a study: a sketch's fitting part, with
 // its held-out part and split set in opt, or a log. A log goes through a
 // sketch of the study's split, read in one pass, unless the study may
-// need its items (n); then the study splits the items itself.
-func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n itemNeeds) (logInput, error) {
+// need its items (n); then the study splits the items itself. A
+// sketch's split was made when it was written: with givenSplit (--holdout
+// or --seed given) it must be the one opt asks for.
+func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n itemNeeds, givenSplit bool) (logInput, error) {
 	sk, ok, err := r.readSketchFiles(e, args)
 	switch {
 	case err != nil:
 		return logInput{}, err
+	case ok && givenSplit && (sk.Holdout != opt.Holdout || sk.Seed != opt.Seed):
+		return logInput{}, usagef("the sketches split %g (seed %d), not --holdout %g --seed %d: a sketch keeps the split it was written with; leave out --holdout and --seed, or sketch the log again with them", sk.Holdout, sk.Seed, opt.Holdout, opt.Seed)
 	case ok:
 		in := logInput{stats: sketchStats(sk, args), sketch: sk}
 		var note string

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/pollfit/pollfit/fit"
@@ -63,10 +62,8 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if len(args) == 0 {
 			return usagef("report: no log given (pollfit report [fit flags] LOG... -o report.html)")
 		}
-		if *out != "" && *out != "-" && !*force {
-			if _, err := os.Lstat(*out); err == nil { // fail before the work
-				return fmt.Errorf("%s exists (use --force to overwrite it)", *out)
-			}
+		if err := checkOutput(*out, *force); err != nil { // fail before the work
+			return err
 		}
 		rf.noHint = bf.by != ""
 		rep, err := runStudy(e, rf, ff, args, "report")

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -101,14 +102,14 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				topicHelp(stdout, t)
 				return nil
 			}
-			return usagef("help: unknown command or topic %q (run 'pollfit help')", args[1])
+			return usagef("help: unknown command or topic %q (run 'pollfit help')", quote.Clip(args[1]))
 		}
 		help(stdout)
 		return nil
 	}
 	c := commands[name]
 	if c == nil {
-		return usagef("unknown command %q (run 'pollfit help')", name)
+		return usagef("unknown command %q (run 'pollfit help')", quote.Clip(name))
 	}
 	fs, runner := newFlagSet(c)
 	if err := fs.Parse(args[1:]); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/fit/simulate"
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -46,6 +47,7 @@ package fit/simulate for the exact model.`,
 
 type simFlags struct {
 	clients, runs, burst        int
+	maxLine                     int
 	arrivals, capacity, horizon string
 	arrivalsLog, answerLog      string
 	settle, maxAge, duration    string
@@ -63,6 +65,7 @@ func simulateFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&f.capacity, "capacity", "", "calls the server accepts per window, N/PERIOD: 20/s is at most 20 in each second [k, k+1) (required)")
 	fs.StringVar(&f.answer, "answer", "1s", "time from an accepted call to its answer")
 	fs.StringVar(&f.answerLog, "answer-log", "", "draw each answer time from the settle times of this log instead")
+	fs.IntVar(&f.maxLine, "max-line", logs.DefaultMaxLine, "longest CSV line in bytes of --arrivals-log and --answer-log (a longer one is an error)")
 	fs.StringArrayVar(&f.strategies, "strategy", nil, "retry strategy spec (e.g. 'exponential(initial=100ms, factor=2, max=20s)'), a schedule or @FILE; repeat to compare")
 	fs.IntVar(&f.runs, "runs", 50, "repetitions per strategy")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of arrivals and jitter")
@@ -75,7 +78,7 @@ func simulateFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&f.duration, "duration", "10m", "fleet: the measured span, in the steady state")
 	return func(e *env, args []string) error {
 		if len(args) > 0 {
-			return usagef("simulate: unexpected argument %q", args[0])
+			return usagef("simulate: unexpected argument %q", quote.Clip(args[0]))
 		}
 		if len(f.strategies) == 0 {
 			return usagef("simulate: give at least one --strategy")
@@ -159,13 +162,16 @@ func crowdFromFlags(e *env, f *simFlags) (simulate.Crowd, error) {
 	if c.Horizon, err = simDuration("horizon", f.horizon); err != nil {
 		return c, err
 	}
+	if f.maxLine < 1 {
+		return c, usagef("simulate: --max-line %d: want a positive number of bytes", f.maxLine)
+	}
 	if f.arrivalsLog != "" {
-		if c.ArrivalTimes, err = logArrivals(e, f.arrivalsLog); err != nil {
+		if c.ArrivalTimes, err = logArrivals(e, f.arrivalsLog, f.maxLine); err != nil {
 			return c, err
 		}
 	}
 	if f.answerLog != "" {
-		if c.AnswerSample, err = logAnswers(e, f.answerLog); err != nil {
+		if c.AnswerSample, err = logAnswers(e, f.answerLog, f.maxLine); err != nil {
 			return c, err
 		}
 	}
@@ -174,15 +180,18 @@ func crowdFromFlags(e *env, f *simFlags) (simulate.Crowd, error) {
 
 func simDuration(flag, s string) (time.Duration, error) {
 	d, err := schedule.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, usagef("simulate: --%s %q is not a positive duration", flag, s)
+	switch {
+	case err != nil: // says why: no unit, too long, ...
+		return 0, usagef("simulate: --%s: %v", flag, err)
+	case d <= 0:
+		return 0, usagef("simulate: --%s %q is not a positive duration", flag, quote.Clip(s))
 	}
 	return d, nil
 }
 
 // logArrivals reads the creation times of a log, from its first.
-func logArrivals(e *env, path string) ([]time.Duration, error) {
-	items, _, err := logs.ReadContext(e.context(), []string{path}, logs.Options{})
+func logArrivals(e *env, path string, maxLine int) ([]time.Duration, error) {
+	items, _, err := logs.ReadContext(e.context(), []string{path}, logs.Options{MaxLine: maxLine})
 	if err != nil {
 		return nil, fmt.Errorf("simulate: --arrivals-log: %w", err)
 	}
@@ -207,8 +216,8 @@ func logArrivals(e *env, path string) ([]time.Duration, error) {
 }
 
 // logAnswers reads the settle times of the final items of a log.
-func logAnswers(e *env, path string) ([]time.Duration, error) {
-	items, _, err := logs.ReadContext(e.context(), []string{path}, logs.Options{})
+func logAnswers(e *env, path string, maxLine int) ([]time.Duration, error) {
+	items, _, err := logs.ReadContext(e.context(), []string{path}, logs.Options{MaxLine: maxLine})
 	if err != nil {
 		return nil, fmt.Errorf("simulate: --answer-log: %w", err)
 	}

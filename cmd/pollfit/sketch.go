@@ -73,6 +73,9 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	sample := fs.Int("sample", estimate.DefaultSample, "most rows of each part's item sample (0: none)")
 	rf := addReadFlags(fs)
 	return func(e *env, args []string) error {
+		if err := checkOutput(*out, *force); err != nil { // before the work
+			return err
+		}
 		if ff.dsn != "" {
 			ff.connectSet = fs.Changed("connect-timeout")
 			s, err := rf.sketchFromServer(e, ff, *by, *holdout, *seed, args)
@@ -92,8 +95,8 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if _, err := estimate.NewSketch(*holdout, *seed); err != nil {
 			return usagef("sketch: --holdout %g: want a share in [0, 1)", *holdout)
 		}
-		if *sample < 0 || *sample > 1<<30 {
-			return usagef("sketch: --sample %d: want 0 to %d rows", *sample, 1<<30)
+		if *sample < 0 || *sample > estimate.MaxSample {
+			return usagef("sketch: --sample %d: want 0 to %d rows", *sample, estimate.MaxSample)
 		}
 		var s *estimate.Sketch
 		var err error

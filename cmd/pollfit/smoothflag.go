@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )
 
@@ -34,7 +35,7 @@ func (s *smoothFlag) Set(v string) error {
 	}
 	h, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || !(h > 0) || math.IsInf(h, 0) || h > 10 {
-		return fmt.Errorf("want true, false or a bandwidth on the log-age axis such as 0.15, not %q", v)
+		return fmt.Errorf("want true, false or a bandwidth on the log-age axis such as 0.15, not %q", quote.Clip(v))
 	}
 	*s = smoothFlag{bandwidth: h}
 	return nil

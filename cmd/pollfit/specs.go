@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/fit/simulate"
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // namedSchedule is the one resolved form of a "schedule, or strategy,
@@ -49,12 +49,12 @@ func parseSpecs(args []string) ([]namedSchedule, error) {
 	for _, a := range args {
 		name, spec := splitSpec(a)
 		if seen[name] {
-			return nil, usagef("schedule name %q given twice", name)
+			return nil, usagef("schedule name %q given twice", quote.Clip(name))
 		}
 		seen[name] = true
 		n, err := parseSpec(name, spec)
 		if err != nil {
-			return nil, fmt.Errorf("schedule %s: %v", name, err)
+			return nil, fmt.Errorf("schedule %s: %v", quote.Clip(name), err)
 		}
 		out = append(out, n)
 	}
@@ -69,7 +69,7 @@ func parseSpec(name, spec string) (namedSchedule, error) {
 	if file, ok := strings.CutPrefix(spec, "@"); ok {
 		// A file that cannot be read, or holds a schedule or a JSON
 		// document, is export.ParseSpec's to read and to report.
-		if data, err := os.ReadFile(file); err == nil && backoff.IsSpec(strings.TrimSpace(string(data))) {
+		if data, err := export.ReadSpecFile(file); err == nil && backoff.IsSpec(strings.TrimSpace(string(data))) {
 			text = strings.TrimSpace(string(data))
 		}
 	}

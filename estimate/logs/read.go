@@ -342,7 +342,8 @@ func (r *reader) finish() (Stats, error) {
 
 // deliverDeferred delivers the pending items censored at obs.
 // A pending item older than estimate.MaxAge by then is skipped under SkipBad and
-// an error otherwise (the row is long gone, so the error has no line).
+// an error otherwise, naming the oldest pending item and its row (the
+// line is unknown in a Parquet file's fast path).
 func (r *reader) deliverDeferred(obs int64) error {
 	var old error
 	deliver := func(it estimate.Item) {
@@ -357,8 +358,8 @@ func (r *reader) deliverDeferred(obs int64) error {
 		case r.opt.SkipBad:
 			r.skip(skipAge)
 		case old == nil:
-			old = fmt.Errorf("a pending item created at %s is %.4g years old at the latest timestamp, %s, beyond the maximum age of 100 years: fix the timestamps, or pass --observed-at or --skip-bad",
-				time.Unix(0, it.Created).UTC().Format(time.RFC3339), secondsBetween(it.Created, obs)/(365*24*3600), time.Unix(0, obs).UTC().Format(time.RFC3339))
+			old = fmt.Errorf("%s: a pending item created at %s is %.4g years old at the latest timestamp, %s, beyond the maximum age of 100 years: fix the timestamps, or pass --observed-at or --skip-bad",
+				r.oldest.where(), time.Unix(0, r.oldest.created).UTC().Format(time.RFC3339), secondsBetween(r.oldest.created, obs)/(365*24*3600), time.Unix(0, obs).UTC().Format(time.RFC3339))
 		}
 	}
 	if r.spill != nil {
@@ -373,6 +374,14 @@ func (r *reader) deliverDeferred(obs int64) error {
 	}
 	r.deferred = nil
 	return old
+}
+
+// where is "file:line", or the file alone when the line is unknown.
+func (p pendingRow) where() string {
+	if p.line > 0 {
+		return fmt.Sprintf("%s:%d", p.file, p.line)
+	}
+	return p.file
 }
 
 // deliver hands an item to the callback and counts it.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
+	"github.com/apache/arrow/go/v17/parquet/metadata"
 	"github.com/apache/arrow/go/v17/parquet/schema"
 	"github.com/pollfit/pollfit/estimate"
 )
@@ -72,12 +73,32 @@ func (r *reader) readParquet(name string, f *os.File) (err error) {
 }
 
 // openParquet opens a Parquet file reading column chunks through a
-// buffer, so memory stays bounded whatever the row group size.
+// buffer, so memory stays bounded whatever the row group size, once its
+// footer has passed checkParquetFooter; arrow is given the footer
+// without its statistics (see stripStats).
 func openParquet(f *os.File) (*file.Reader, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	meta, err := checkParquetFooter(f, info.Size())
+	if err != nil {
+		return nil, err
+	}
 	props := parquet.NewReaderProperties(nil)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = 1 << 20
-	return file.NewParquetReader(f, file.WithReadProps(props))
+	opts := []file.ReadOption{file.WithReadProps(props)}
+	if stripped, err := stripStats(meta); meta != nil && err == nil {
+		md, err := metadata.NewFileMetaData(stripped, nil)
+		if err != nil {
+			return nil, fmt.Errorf("parquet: could not read footer: %w", err)
+		}
+		if !md.IsSetEncryptionAlgorithm() { // else arrow reads the footer itself
+			opts = append(opts, file.WithMetadata(md))
+		}
+	}
+	return file.NewParquetReader(f, opts...)
 }
 
 // pqCol is one needed column of a Parquet log and its decoded values.

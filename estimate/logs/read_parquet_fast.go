@@ -88,7 +88,7 @@ func (c *rowConv) fastRows(cols []*pqCol, n int, b *batch) bool {
 			}
 			st = estimate.Pending
 		default:
-			b.deferred = append(b.deferred, estimate.Item{Created: cr, Dated: true, Status: estimate.Pending})
+			b.deferPending(estimate.Item{Created: cr, Dated: true, Status: estimate.Pending}, c.l.file, 0)
 			continue
 		}
 		it := b.add()

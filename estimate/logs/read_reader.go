@@ -31,6 +31,7 @@ type reader struct {
 	stats     Stats
 	weighted  bool
 	deferred  [][]estimate.Item // blocks of deferBlock items
+	oldest    pendingRow        // the row of the earliest created deferred item
 	spill     *spill
 	noCreated int64
 	by        *segTable // the By column's values, or nil
@@ -160,6 +161,9 @@ func (r *reader) merge(b *batch) error {
 		if err := r.deferItem(it); err != nil {
 			return err
 		}
+	}
+	if len(b.deferred) > 0 && (r.oldest.file == "" || b.oldest.created < r.oldest.created) {
+		r.oldest = b.oldest
 	}
 	r.stats.Rows += b.rows
 	if b.maxTime != noTime && (r.maxTime == noTime || b.maxTime > r.maxTime) {

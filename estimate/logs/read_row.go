@@ -19,6 +19,7 @@ type batch struct {
 	weights  []float64       // histogram weights, parallel to items; nil otherwise
 	segs     []int32         // provisional segment ids, parallel to items (EachBy)
 	deferred []estimate.Item // pending items waiting for the default ObservedAt
+	oldest   pendingRow      // the earliest created of deferred, for deliverDeferred's error
 	rows     int64
 	maxTime  int64 // latest timestamp, noTime if none
 	skipped  map[string]int64
@@ -29,7 +30,7 @@ type batch struct {
 	refs atomic.Int32
 }
 
-var batchPool = sync.Pool{New: func() any { return &batch{maxTime: noTime} }}
+var batchPool = sync.Pool{New: func() any { return &batch{maxTime: noTime, oldest: pendingRow{created: math.MaxInt64}} }}
 
 // getBatch returns an empty batch from batchPool, held once.
 func getBatch() *batch {
@@ -54,7 +55,25 @@ func (b *batch) reset() {
 	b.items, b.deferred, b.segs = b.items[:0], b.deferred[:0], b.segs[:0]
 	b.weights = nil
 	b.rows, b.maxTime, b.err = 0, noTime, nil
+	b.oldest = pendingRow{created: math.MaxInt64}
 	clear(b.skipped)
+}
+
+// pendingRow is where a deferred pending item was read: its file, and
+// its line (0 when unknown, as in a Parquet file's fast path).
+type pendingRow struct {
+	created int64
+	file    string
+	line    int
+}
+
+// deferPending keeps a pending item for the default ObservedAt,
+// remembering the row of the earliest created.
+func (b *batch) deferPending(it estimate.Item, file string, line int) {
+	b.deferred = append(b.deferred, it)
+	if it.Created < b.oldest.created {
+		b.oldest = pendingRow{created: it.Created, file: file, line: line}
+	}
 }
 
 // add appends a zero item to b.items and returns it, to be filled in
@@ -166,7 +185,7 @@ func (c *rowConv) build(b *batch, line int) bool {
 			if c.by != nil {
 				it.Age = float64(v.seg) // until the age is known (deliverDeferred)
 			}
-			b.deferred = append(b.deferred, *it)
+			b.deferPending(*it, c.l.file, line)
 			b.items = b.items[:len(b.items)-1]
 			return true
 		}

@@ -169,7 +169,7 @@ func IsParquetSketch(name string) (ok bool) {
 		return false
 	}
 	defer f.Close()
-	pf, err := file.NewParquetReader(f)
+	pf, err := openParquet(f)
 	if err != nil {
 		return false
 	}

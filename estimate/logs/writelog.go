@@ -60,8 +60,7 @@ func rowsHaveSignal(rows []Row) bool {
 // empty settled_at, and a last column method when some row has one. Each
 // and Read read it back with the default options.
 func WriteCSV(w io.Writer, rows []Row) error {
-	cw := NewCSVWriter(w, rowsHaveSignal(rows))
-	cw.method = rowsHaveMethod(rows)
+	cw := NewCSVWriter(w, rowsHaveSignal(rows), rowsHaveMethod(rows))
 	if err := cw.Write(rows); err != nil {
 		return err
 	}
@@ -78,9 +77,9 @@ type CSVWriter struct {
 }
 
 // NewCSVWriter returns a writer of the format of WriteCSV; withSignal
-// adds the signal_at column.
-func NewCSVWriter(w io.Writer, withSignal bool) *CSVWriter {
-	return &CSVWriter{w: bufio.NewWriterSize(w, 1<<16), signal: withSignal}
+// adds the signal_at column and withMethod the method column.
+func NewCSVWriter(w io.Writer, withSignal, withMethod bool) *CSVWriter {
+	return &CSVWriter{w: bufio.NewWriterSize(w, 1<<16), signal: withSignal, method: withMethod}
 }
 
 // Write appends rows (the header is written before the first).
@@ -156,9 +155,8 @@ func appendCSVField(b []byte, s string) []byte {
 // dictionary-encoded, null when empty). Rows are split into about four row groups (at most 2^20
 // rows each). Each and Read read it back with the default options.
 func WriteParquet(w io.Writer, rows []Row) error {
-	n := (len(rows) + 3) / 4
-	n = max(1, min(n, 1<<20))
-	pw := newParquetWriter(w, rowsHaveSignal(rows), rowsHaveMethod(rows))
+	n := ParquetGroupRows(len(rows))
+	pw := NewParquetWriter(w, rowsHaveSignal(rows), rowsHaveMethod(rows))
 	for len(rows) > 0 {
 		k := min(n, len(rows))
 		if err := pw.Write(rows[:k]); err != nil {
@@ -181,13 +179,13 @@ type ParquetWriter struct {
 	strs   []parquet.ByteArray
 }
 
-// NewParquetWriter returns a writer of the format of WriteParquet;
-// withSignal adds the signal_at column.
-func NewParquetWriter(w io.Writer, withSignal bool) *ParquetWriter {
-	return newParquetWriter(w, withSignal, false)
-}
+// ParquetGroupRows is the rows of each row group WriteParquet writes
+// for a log of n rows: about a quarter, at most 2^20.
+func ParquetGroupRows(n int) int { return max(1, min((n+3)/4, 1<<20)) }
 
-func newParquetWriter(w io.Writer, withSignal, withMethod bool) *ParquetWriter {
+// NewParquetWriter returns a writer of the format of WriteParquet;
+// withSignal adds the signal_at column and withMethod the method column.
+func NewParquetWriter(w io.Writer, withSignal, withMethod bool) *ParquetWriter {
 	ts := func(name string, rep parquet.Repetition) schema.Node {
 		return schema.Must(schema.NewPrimitiveNodeLogical(name, rep,
 			schema.NewTimestampLogicalType(true, schema.TimeUnitMicros), parquet.Types.Int64, -1, -1))

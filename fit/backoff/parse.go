@@ -127,7 +127,7 @@ func buildNative(b Backoff, args []*arg, pos ...string) (Strategy, error) {
 			}
 		}
 		if a.key != "wait" && seen[a.key] {
-			return nil, fmt.Errorf("%s given twice", a.key)
+			return nil, fmt.Errorf("%s given twice", quote.Clip(a.key))
 		}
 		seen[a.key] = true
 		if err := b.set(a.key, a.val); err != nil {
@@ -153,7 +153,7 @@ func (b *Backoff) set(key, val string) error {
 	d := func(p *time.Duration) error {
 		x, err := parseDuration(val)
 		if err != nil {
-			return fmt.Errorf("%s: %v", key, err)
+			return fmt.Errorf("%s: %v", quote.Clip(key), err)
 		}
 		*p = x
 		return nil
@@ -251,7 +251,7 @@ func buildPerl(alg Algorithm, args []*arg) (Strategy, error) {
 			key = strings.TrimSuffix(attrs[i], "*")
 		}
 		if seen[key] {
-			return nil, fmt.Errorf("%s given twice", key)
+			return nil, fmt.Errorf("%s given twice", quote.Clip(key))
 		}
 		seen[key] = true
 		if err := p.Set(key, a.val); err != nil {

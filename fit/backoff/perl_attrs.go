@@ -73,7 +73,7 @@ func (p Perl) get(name string) (float64, bool) {
 func (p *Perl) Set(name, value string) error {
 	name = strings.ReplaceAll(name, "-", "_")
 	if !p.Algorithm.takes(name) {
-		return fmt.Errorf("%s takes no attribute %s (it takes %s)", p.Algorithm, name, strings.Join(p.Algorithm.Attrs(), ", "))
+		return fmt.Errorf("%s takes no attribute %s (it takes %s)", p.Algorithm, quote.Clip(name), strings.Join(p.Algorithm.Attrs(), ", "))
 	}
 	switch name {
 	case "max_attempts":

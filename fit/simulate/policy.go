@@ -10,6 +10,8 @@ import (
 
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
+
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // Policy is what a client does after a refused call: follow a retry
@@ -129,19 +131,19 @@ func (r Rate) String() string {
 func ParseRate(s string) (Rate, error) {
 	n, per, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
-		return Rate{}, fmt.Errorf("rate %q: want N/PERIOD, e.g. 20/s", s)
+		return Rate{}, fmt.Errorf("rate %q: want N/PERIOD, e.g. 20/s", quote.Clip(s))
 	}
 	var r Rate
 	var err error
 	if r.N, err = strconv.ParseFloat(strings.TrimSpace(n), 64); err != nil || !(r.N > 0) || math.IsInf(r.N, 0) {
-		return Rate{}, fmt.Errorf("rate %q: %q is not a positive number", s, n)
+		return Rate{}, fmt.Errorf("rate %q: %q is not a positive number", quote.Clip(s), quote.Clip(n))
 	}
 	if per != "" && (per[0] < '0' || per[0] > '9') && per[0] != '.' {
 		per = "1" + per
 	}
 	d, err := schedule.ParseDuration(strings.TrimSpace(per))
 	if err != nil || d <= 0 {
-		return Rate{}, fmt.Errorf("rate %q: period %q is not a positive duration", s, per)
+		return Rate{}, fmt.Errorf("rate %q: period %q is not a positive duration", quote.Clip(s), quote.Clip(per))
 	}
 	r.Per = d
 	return r, nil

@@ -42,7 +42,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -201,18 +201,39 @@ func batchRun(r *rand.Rand, created time.Time) time.Duration {
 // Rows generates n log rows from model m with the given seed, sorted by
 // creation time.
 func Rows(m Model, n int, seed uint64) []logs.Row {
-	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	created := make([]time.Time, n)
-	start := End.Add(-Window)
-	for i := range created {
-		created[i] = start.Add(time.Duration(r.Int64N(int64(Window)))).Truncate(time.Millisecond)
-	}
-	sort.Slice(created, func(i, j int) bool { return created[i].Before(created[j]) })
-	rows := make([]logs.Row, n)
-	for i, c := range created {
-		rows[i] = row(c, m(r, c))
-	}
+	var rows []logs.Row
+	Stream(m, n, seed, n, func(chunk []logs.Row) error {
+		rows = chunk
+		return nil
+	})
 	return rows
+}
+
+// Stream generates the rows of Rows(m, n, seed) and hands them to fn in
+// order, chunk rows at a time (the last chunk may be shorter; fn may not
+// keep a chunk, which the next one reuses), stopping at fn's first
+// error. It holds 4 bytes a row (the creation times, drawn and sorted
+// first, in milliseconds into Window) and one chunk.
+func Stream(m Model, n int, seed uint64, chunk int, fn func([]logs.Row) error) error {
+	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	ms := make([]uint32, n) // Window is 86.4 million ms: 32 bits hold it
+	for i := range ms {
+		ms[i] = uint32(r.Int64N(int64(Window)) / int64(time.Millisecond))
+	}
+	slices.Sort(ms)
+	start := End.Add(-Window)
+	rows := make([]logs.Row, 0, max(1, min(chunk, n)))
+	for i, x := range ms {
+		c := start.Add(time.Duration(x) * time.Millisecond)
+		rows = append(rows, row(c, m(r, c)))
+		if len(rows) == cap(rows) || i == n-1 {
+			if err := fn(rows); err != nil {
+				return err
+			}
+			rows = rows[:0]
+		}
+	}
+	return nil
 }
 
 func row(c time.Time, o Outcome) logs.Row {
