@@ -173,15 +173,15 @@ func segmentingText(s *fit.SegmentStudy) string {
 //	 "notes": [...]}
 type segmentsJSON struct {
 	Decisions  []groupDecisionJSON `json:"decisions"`
-	By         string         `json:"by"`
-	Budget     map[string]any `json:"budget"`
-	MinSegment int            `json:"min_segment"`
-	Segments   []segmentJSON  `json:"segments"`
-	Total      totalJSON      `json:"total"`
-	Shared     sharedJSON     `json:"shared"`
-	Change     *float64       `json:"change"`
-	Holdout    holdoutJSON    `json:"holdout"`
-	Notes      []string       `json:"notes"`
+	By         string              `json:"by"`
+	Budget     map[string]any      `json:"budget"`
+	MinSegment int                 `json:"min_segment"`
+	Segments   []segmentJSON       `json:"segments"`
+	Total      totalJSON           `json:"total"`
+	Shared     sharedJSON          `json:"shared"`
+	Change     *float64            `json:"change"`
+	Holdout    holdoutJSON         `json:"holdout"`
+	Notes      []string            `json:"notes"`
 }
 
 // groupDecisionJSON is one value's decision: its schedule's held-out row
