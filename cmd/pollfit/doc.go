@@ -102,6 +102,393 @@
 //
 //	pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME|--query SELECT [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [column flags]
 //
+// # Topic: backoff
+//
+// "pollfit help backoff" prints retry strategies as baselines, pollfit delays, and retry storms with pollfit simulate.
+//
+// Anywhere a schedule is taken (eval --schedule, fit --baseline), a retry
+// strategy works too: constant(100ms), exponential(initial=100ms, factor=2,
+// max=20s), exponential(initial=100ms, factor=2, max=20s, jitter=full),
+// linear(...), fibonacci(...), and Algorithm::Backoff's LILD, LIMD, MILD, MIMD
+// and perl.Exponential(...) with the Perl options (see go doc
+// github.com/pollfit/pollfit/fit/backoff). A strategy with jitter is replayed
+// by Monte Carlo (--runs, --seed) and reported as medians with a 10th–90th
+// percentile spread.
+//
+// pollfit delays is a drop-in for Algorithm::Backoff's show-backoff-delays:
+//
+//	$ pollfit delays -a LIMD --initial-delay 2 --min-delay 1 --delay-increment-on-failure 4 --delay-multiple-on-success 0.2 0 0 0 1 1 1 0 0 0
+//	2 6 10 2 1 1 5 9 13
+//
+//	pollfit simulate --clients 200 --capacity 20/s --answer 1.07s --runs 50 --strategy 'constant(100ms)' --strategy 'exponential(initial=100ms, factor=2, max=20s)' --strategy 'exponential(initial=100ms, factor=2, max=20s, jitter=full)'
+//
+// 200 agents need an answer at once from a tool that accepts 20 calls in each
+// second and refuses the rest straight away, answering accepted calls in 1.07
+// s. Perfect coordination would serve the last agent at 10.07 s with 200
+// calls. Medians of 50 runs, 10th–90th percentile in brackets:
+//
+//	| retry rule | last served | calls sent | refused | typical served | peak calls/s |
+//	|---|---|---|---|---|---|
+//	| retry every 0.1 s | 10.07 s | 9200 | 9000 | 5.57 s | 1820 |
+//	| exponential 0.1 s ×2 to 20 s | 106.6 s | 1640 | 1440 | 20.17 s | 740 |
+//	| same, full jitter | 21.7 s [18.2–25.7] | 1371 [1364–1379] | 1171 | 5.77 s | 916 |
+//
+// Immediate retry is as fast as perfect coordination but sends 46 times the
+// calls needed: 9000 of the 9200 are refused, 1820 of them in the first
+// second. Plain exponential backoff cuts the calls to 1640, but the refused
+// agents stay in lockstep: every wave returns together, 20 get in and the rest
+// are pushed back again — a thundering herd. The last agent waits 106.6 s and
+// the typical one 20 s, identically in every run. Full jitter keeps the same
+// growing limit but lets each agent pick a random wait below it, so the waves
+// spread over the seconds the tool has free: the crowd is served with the
+// fewest calls, the typical agent in 5.8 s (almost as fast as immediate retry)
+// and the last in about 22 s instead of 107. The two deterministic rows are
+// worked out by hand in fit/simulate's tests. pollfit simulate --fleet gives
+// the steady and peak requests per second that a fleet of pollers puts on a
+// status endpoint, with and without a burst of items created together.
+//
+// # Topic: by
+//
+// "pollfit help by" prints one schedule per value of a column (--by), the shared budget and the exports per value.
+//
+// When a log mixes populations that answer differently, one schedule is a
+// compromise. --by COLUMN on estimate, eval, fit, frontier and report takes
+// one distribution and one schedule per value of a categorical column (at most
+// 1000 values; 64 for estimate):
+//
+//	pollfit gen --model segmented -n 20000 --seed 1 -o mixed.csv
+//	pollfit fit --by method --requests-per-item 8 mixed.csv
+//
+// The generated log mixes wallets (answer in about a second), mobile money
+// (half a minute, 5% stuck), cards (a 3-D Secure timeout at 60 s) and bank
+// transfers (5-minute batches):
+//
+//	one schedule per value of method, 8 requests per item on average shared where the next request buys the most lag
+//	fitted to 14125 items of mixed.csv (20000 items, 4 values of method), measured on the 5875 held out (--holdout 0.3, --seed 1)
+//
+//	method         share   lag mean  p95    req/item  budget  stuck  missed  give up  schedule
+//	mobile_money   30.0%   1.50s     4.22s  11.72     12.46   35     0.3%    2m       at 0s 15s 20s, 2s until 1m, 5s until 2m
+//	card           19.7%   0.51s     1.60s  7.78      7.97    21     0.0%    2m       at 0s 5s, 1s until 15s, at 20s, 15s until 50s, at 1m 1m0.05s, 15s until 1m50s, at 2m
+//	wallet         35.3%   0.17s     0.45s  4.36      4.28    33     0.0%    5s       500ms until 1s, 100ms until 3s, 200ms until 5s
+//	bank_transfer  15.0%   1.31s     1.79s  7.96      7.85    17     1.1%    5m       30s until 3m, 15s until 5m, every 5m at +3.1s +4.9s until 5m
+//	total          100.0%  0.79s            7.78      8.00    28.8   0.3%
+//	one schedule   100.0%  2.25s     6.33s  7.95      8.00    32     0.2%    5m       at 0s 2s 10s 20s, 5s until 2m, 30s until 5m, every 5m at +3.1s +5s until 5m
+//
+//	budget shared at one price: the last request per item buys 0.0715 s of lag per item in every segment above its cheapest fit (--budget-per-segment for 8 each)
+//	segmenting: 64.8% less mean lag at the same budget (0.792s vs 2.25s at 7.78 vs 7.95 requests per item, on the same 5875 held-out items)
+//
+//   - The budget is shared: --requests-per-item 8 is the mean over all items.
+//     Each method's lag-versus-cost curve is fitted on its own fitting items
+//     (budgets from 1.5 to 4 × the budget, as fit would fit each), and requests
+//     go to the method whose next request saves the most lag (on the curves'
+//     lower convex hulls), until the last request per item buys the same lag in
+//     every method: here mobile money gets 12.5 requests and wallets 4.3.
+//     fit.Allocate is the rule; its test checks it against the closed form for
+//     lags a/c and a brute-force search over splits.
+//
+//   - --budget-per-segment gives every method the budget itself instead: 1.05 s
+//     in all here (53% less than one schedule) against 0.79 s shared (65% less).
+//
+//   - Each method has its own hold-out (the same --holdout and --seed), give-up
+//     age (99% of its answers: 5 s for wallets, 5 m for bank transfers), stuck
+//     cap and shapes: the cards' schedule asks just after the 60 s timeout, the
+//     bank transfers' after each 5-minute batch. one schedule is fit on all
+//     methods' fitting items together at the same budget, measured on the same
+//     held-out items.
+//
+//   - A method with fewer than --min-segment final answers (default 200) among
+//     its fitting items follows the one schedule, marked * with a footnote; its
+//     cost comes out of the budget first.
+//
+//   - -f dsl prints VALUE: SCHEDULE lines, then *:  and the one schedule for any
+//     other value; -f go a Segments value (Values map[string]Schedule, Fallback)
+//     whose For(value) returns the value's schedule or the fallback; -f js and
+//     -f ts the fallback's module plus segments and scheduleFor(value), which
+//     returns the API of the value's schedule (asks, next, BackOff, ...; the
+//     fallback's for an unseen value); -f kotlin the fallback's object Poll plus
+//     a class PollSchedule of the same API over any schedule, whose
+//     PollSchedule.values maps each value to its schedule and
+//     PollSchedule.scheduleFor(value) returns it (PollSchedule.fallback, Poll's
+//     schedule, for an unseen value); -f json a version 1 document mapping each
+//     value to a schedule document, with fallback. --json prints by, budget,
+//     min_segment, segments (each with value, share, budget, fallback, schedule
+//     and its held-out metrics), total, shared and change.
+//
+//   - eval --by adds eval's table for each value, estimate --by a summary per
+//     value (the cards' deadline, the bank transfers' period), frontier --by a
+//     frontier per value, and report --by fit --by's table to its summary (each
+//     value's share, held-out lag and p95, cost, budget, stuck cost, give-up age
+//     and schedule, the totals, the one schedule and the segmenting figure,
+//     every figure fit --by --json's, which a test checks) and the schedules per
+//     value to its facts.
+//
+//   - Without --by, fit and estimate read again each column the read did not use
+//     (at most 4, for Parquet only string, boolean and integer ones, on logs up
+//     to 2 million rows) and name on stderr the first whose values answer at
+//     clearly different ages: at most 20 values, the values with 200 final
+//     answers or more holding 90% of them, and medians at least 3 × apart:
+//     pollfit: note: method separates answers (median wallet 0.791s, card
+//     7.543s, mobile_money 30.12s, bank_transfer 150.4s (2m30s)): try --by
+//     method.
+//
+//   - A log without signals or batches is read into such a sketch in one pass,
+//     so each value's sample is its bins either way, split into fitting and
+//     held-out ones by --holdout and --seed as a histogram's (bins thinned
+//     binomially: fit.StudySegments splits each segment itself): fit --by method
+//     --batches=false --json from a gen --model segmented log and from its
+//     sketch print the same document, byte for byte
+//     (cmd/pollfit/sketch_by_test.go). The mixed log above settles in batches
+//     (bank transfers), so fit --by method reads its items, as before, and fits
+//     the bank transfers' batch shape, which its sketch cannot.
+//
+// # Topic: fitting
+//
+// "pollfit help fitting" prints estimate, fit, frontier and report in detail: the budget kinds, the give-up age, the limit and the shapes.
+//
+//	$ pollfit estimate testdata/deadline.csv
+//	...
+//	deadlines:    60.01s holding 25.9% of items
+//
+// Kaplan–Meier survival with right-censoring and Greenwood bands (log scale,
+// as R's survfit), quantiles by survfit's convention, the density f(t) by
+// kernel smoothing on a log-time axis weighted by the Kaplan–Meier jumps
+// (bandwidth by Botev's ISJ, Silverman as a fallback), the hazard, deadlines
+// (a spike of answers at one age, such as failures at a timeout, kept apart
+// from the smooth density) and batch periodicity (answers clustered after UTC
+// wall-clock boundaries, tested on the periods that divide a day, with a
+// p-value corrected for the trials). --json, --quantiles 0.5,0.9,
+// --survival-at 10s,1m and --grid out.csv (t, f, S, hazard) give the figures
+// to other tools. The mass that never settled within the window stays explicit
+// ("never"), not renormalised away.
+//
+//	pollfit fit --requests-per-item 8 payments.csv
+//	pollfit fit --asks-by 40@15m --segments 6 payments.csv
+//	pollfit fit --price 0.5 --model 'lognormal(median=12s, sigma=0.5)'
+//	pollfit fit --max-attempts 8 --horizon 3.5d --model '0.5*lognormal(median=20m, sigma=1.5) + 0.45*lognormal(median=6h, sigma=1) + 0.05*never' --baseline paper='at 0s 1m 6m 36m 2h36m 10h36m 34h36m 82h36m'
+//
+// The fit minimises the mean lag (or --objective rms) under one budget: mean
+// requests per item (requests stop when the answer is seen), asks by an age to
+// an item that never settles, attempts by a horizon (webhook retries, where
+// the "settle time" is an endpoint's recovery), or a price per request. Every
+// schedule gives up at one age H (--horizon): by default the nice age by which
+// 99% of the answers land, capped at the longest baseline's end when every
+// baseline stops, printed with its reason; --horizon never keeps a schedule
+// that never stops. Every row is replayed and costed to H; the share of
+// answers missed after it is a column, and so is the stuck cost, the asks by H
+// to an item that never answers, which the fit caps as a second budget
+// (--stuck-asks; by default a baseline's own when its cost is the budget, else
+// 8 × the requests budget). It reports the schedule to ship, at most
+// --segments clauses (default 4) of nice intervals (1, 2, 5, 10, 15, 30 × ms,
+// s, min) chosen by dynamic programming at the budget and polished by local
+// moves; the limit, the exact optimum computed on the very items the table
+// measures at the fitted schedule's cost (a mix of two exact schedules, so
+// that it spends exactly that; "limit (by age)" when a row also uses signals
+// or wall-clock asks, which it does not cover); the exact optimum fitted on
+// the fitting items (--segments 0 ships it); and for models the continuous
+// optimal rate, r ∝ √(f/S). On a log it fits on 70% of the items and measures
+// on the other 30% (--holdout, --seed), fitting the exact optimum to the
+// smoothed density rather than the raw items, which it would overfit. The
+// smoothing's bandwidth is chosen by how the exact fit generalises: the
+// fitting items are split in two, and each half's exact fit at the budget, at
+// the density estimate's own bandwidth (ISJ) times 0.5, 0.71, 1, 1.41 and 2,
+// is scored on the other half (its lag plus the price per request times its
+// requests); a bandwidth other than ISJ's is taken only when it beats it by
+// two standard errors of the items' paired differences, and with fewer than
+// 1,000 fitting items ISJ's stands. --smooth=H gives the bandwidth (on the
+// log-age axis, as estimate --json's bandwidth_log), --smooth=false fits the
+// raw items. A histogram (--histogram, rows lo_s,hi_s,final,pending) fits as
+// its items would: each bin counts, and the hold-out thins each bin's count
+// binomially. Baselines (--baseline NAME=SPEC) are replayed on the same
+// held-out items, and the fit is repeated at each baseline's cost and stuck
+// cost; the comparison is one figure, the lag at the baseline's held-out cost
+// ("same cost as now: 8.9% less mean lag"), never read as a longer wait for
+// more requests. A baseline the search contains is also a candidate, so the
+// fit never ships a schedule worse on the fitting items than it. When the log
+// has signals and they pay, the fitted schedule resets on them
+// (--signals=false to fit without). When estimation finds a deadline, the fit
+// tries a burst of asks just after it; when it finds a batch period,
+// wall-clock aligned asks just after each boundary (every 5m at +3.1s +4.9s
+// until 5m, never past H); each is kept only when it lowers lag at the budget
+// on the fitting items and keeps within the stuck cap (--deadlines=false,
+// --batches=false to fit without). With --horizon never the fitted schedule
+// never stops; it is costed up to the largest age in the log, pending items
+// included, as if one more item than was seen stayed stuck for an hour past
+// it. A give-up age that no nice interval reaches gets an explicit last ask
+// there. --family exponential (or grpc) also fits the best member of a retry
+// library's family at the budget and the stuck cap, and says what it gives up
+// against the fitted schedule, a missed answer counting as waiting until the
+// give-up age; for grpc (exponential with full jitter, at most 5 attempts) -f
+// grpc writes it as a service config's retryPolicy, as pollfit export -f grpc
+// -s 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=full)'
+// does for any such strategy. -f dsl|json|go|js|ts|kotlin|asks prints only the
+// schedule, through pollfit export; --json prints the whole result: schedule,
+// give_up, budget, stuck_cap, the rows fitted, limit, exact_fit (or continuous
+// for a model), baselines and at_baseline_cost, comparisons, holdout, shapes
+// and notes, each row in eval's shape. The pipeline is the library's:
+// fit.Study (and fit.StudyModel) return one StudyResult that the text, --json,
+// --plot and pollfit report render; the cost model is stated once in go doc
+// github.com/pollfit/pollfit/fit.
+//
+// pollfit frontier [--budgets 2,4,8,16 | --from 2 --to 40 --steps 20]
+// [--baseline NAME=SPEC]... LOG... sweeps the budget through fit's own
+// pipeline (the same hold-out, give-up age and stuck cap) and prints, for
+// each, on the held-out items: the limit at that cost, the schedule fit ships
+// at that budget (the same one), a fixed interval and exponential backoff with
+// and without full jitter at their best parameter within the budget and the
+// stuck cap, with named baselines as points (--csv, --json).
+//
+// pollfit report --requests-per-item 8 --baseline now='1s until 30s, 2s until
+// 2m, 5s until 5m, 15s until 15m' testdata/payments.csv -o report.html writes
+// one self-contained HTML file (inline SVG, no scripts, readable on a phone).
+// It opens with a summary that decides: the schedule to ship (the one pollfit
+// fit ships with the same flags: at the budget given, or without one at the
+// first baseline's cost), today's schedule (the first baseline) beside it with
+// the mean lag and requests per item of both and their bootstrap intervals,
+// the same-cost and same-lag comparisons, the stuck cost, the give-up age and
+// the frontier's knee (shown, not shipped: give its budget as
+// --requests-per-item to ship it); every figure there is fit --json's, which a
+// test checks. Then the pictures: the density and survival on a log-time axis
+// with deadlines and the batch period marked, the hazard with the optimal rate
+// and the fitted asks, the lag distribution of every schedule, thirty held-out
+// items one by one under today's schedule and the fitted one (the seed post's
+// picture: a ring where the answer landed, a dot at each ask, the lag as a
+// bar; pending and missed items shown as such), the frontier (pollfit
+// frontier's table at seven budgets around the fitted cost, drawn) with each
+// schedule and the knee as labelled points, the batch phase histogram when
+// there is one, and a table of metrics with the command that reproduces it.
+// --plot out.svg (or .png) on estimate, fit, frontier and eval, and
+// --plot-items on fit, draw the same pictures alone: internal/plot builds each
+// from the domain values, and the report and --plot call the same function.
+//
+// # Topic: limits
+//
+// "pollfit help limits" prints the ceilings that keep hostile or careless input from hanging pollfit or exhausting memory.
+//
+// Hostile or careless input fails fast with a clear message rather than
+// hanging or exhausting memory:
+//
+//	| what | ceiling |
+//	|---|---|
+//	| interval or aligned period in the schedule language | at least 1 ms (`schedule.MinPeriod`); aligned asks are counted arithmetically, never one by one |
+//	| any duration or age (DSL, flags, model specs, logs) | at most 100 years (`schedule.MaxAge`, `estimate.MaxAge`) |
+//	| schedule text | 256 KiB; aligned clauses at most 65536 offset combinations (Π(offsets+1)) |
+//	| `simulate --runs`, `eval --runs` (jitter) | 10 000 000, a guard on time only: each run's figures are folded into running quantile sketches (`backoff.Quantiles`: exact up to 1024 runs, within 0.1% of the value beyond, 4096 bins at most), so memory is flat in the runs (`eval --runs 100000` on a 2,000-row log: 52 MB, against 610 MB when the runs were kept) |
+//	| `simulate --clients` | 1 000 000; a fleet at most 10 million items and a 31-day span |
+//	| `gen --rows` | 10 million |
+//	| CSV line | 1 MiB, `--max-line` to raise |
+//	| Parquet page | its header's sizes must fit the column chunk (checked before arrow allocates) |
+//
+// Float flags must be finite (--holdout NaN is a usage error). SIGINT and
+// SIGTERM cancel a context that every long operation watches (reading,
+// fit.Study and fit.StudyFrontier with their searches, bootstrap and
+// comparisons, strategy replays, simulate runs, gen), remove any half-written
+// output's temporary file and exit 130 and 143; a command still running 3 s
+// after the signal, or a second signal, ends there. A corrupt Parquet file's
+// pages are checked against the column chunk, and no page may claim more than
+// twice the file's size plus 16 MiB uncompressed, so reading one allocates at
+// most about 2 × the file's size plus a constant
+// (estimate/logs/read_parquet_memory_test.go).
+//
+// # Topic: logs
+//
+// "pollfit help logs" prints reading logs: columns, status words, time formats, sketches, warehouses and pollfit sql.
+//
+// Every command that reads logs (estimate, eval, fit, frontier, report) takes
+// files, folders and globs, CSV and Parquet mixed. A log has created_at and
+// settled_at timestamps (RFC 3339 with or without zone and fraction,
+// 2006-01-02 15:04:05, epoch numbers with --time-unit, any Go layout with
+// --time-format) or a duration column (seconds, or Go durations), an optional
+// status (settled, succeeded, failed, ... are final answers — a failure is
+// what the poller waits for too —, pending is not) and an optional signal_at.
+// A row with an empty settled_at is pending, right-censored at --observed-at
+// (default: the latest timestamp in the input). Flags rename columns and map
+// status values, e.g. the lifelines senators data:
+//
+//	pollfit estimate --created-col start_date --settled-col end_date --status-col observed --final-status True --pending-status False canadian_senators.csv
+//
+// Pre-aggregated histograms (--histogram, rows lo_s,hi_s,final,pending) let a
+// warehouse summarise billions of rows where they live.
+//
+// A sketch is pollfit's own summary of a log, small whatever the log's size,
+// read in one streaming pass: pollfit sketch LOG... -o month.sketch.csv. It
+// holds, for the items to fit on and those held out (split by a hash of each
+// row, so the same rows always split alike, whichever file or day they come
+// in), the settled, failed and pending counts with the sum of their ages in
+// age bins 0.023% wide (10,000 a decade from 1 ms). Sketches of the same
+// --holdout and --seed merge by adding (pollfit sketch -o month.sketch.csv
+// day*.sketch.csv), and estimate, eval, fit, frontier and report take a sketch
+// wherever they take a log. pollfit sketch --by method writes one sketch per
+// value of a column (at most 64), of the same split, in one file with a
+// segment column; --by method reads it (below), and without --by it reads as
+// all values together. -o month.sketch.parquet writes the same rows as
+// Parquet, the split and the column in the file's key-value metadata; a
+// Parquet sketch is told from a Parquet log by that metadata, and CSV and
+// Parquet sketches merge alike. Times and memory at 1, 10 and 100 million rows
+// are under "Scale" below. Bins keep no creation times or signals, which
+// wall-clock aligned asks, batch shapes and reset on signal need, so each part
+// of a sketch also keeps an item sample: of its rows, the 32,768 (--sample)
+// with the least split hash, each with its creation time and signal and the
+// number of times it came. It is deterministic and merges exactly (the least
+// hashes of a month are the least among its days'), and a part of at most
+// 32,768 distinct rows keeps them all; the file gains about 50 bytes a sampled
+// row, 3.3 MB at most (--sample 0 for none); a Parquet sketch keeps the bins
+// only, and the file format (version 2, which adds the segment column; version
+// 1 files still read) is in go doc github.com/pollfit/pollfit/estimate
+// WriteSketch, the Parquet one in go doc
+// github.com/pollfit/pollfit/estimate/logs WriteParquetSketch. Given a raw
+// log, fit, eval, frontier and report work from a sketch made in the same
+// streaming pass (on two goroutines, merged at the end), exactly as from the
+// file pollfit sketch would write; estimate reduces the log in parallel the
+// same way. They fit and measure on the bins, unless the log has signals (for
+// reset on signal: fit, frontier, report, and eval of a schedule that resets
+// on signal) or settles in batches (fit, report), or a schedule or baseline
+// asks by the wall clock: then on the item sample, each row weighted by the
+// rows it stands for. Memory stays flat in the rows: on a 1-million-row
+// pollfit gen log with signals, pollfit sketch peaks at 73 MB against 60 MB
+// without the sample (--sample 0), and fit --requests-per-item 8 at 99–128 MB
+// in 1.1 s. Only --histogram, eval of a strategy with jitter and eval --plot
+// still read the items one by one. A SQL engine's sketch keeps no item sample:
+// it serves schedules asking by age, a baseline asking by the wall clock or
+// resetting on signal is refused on it, and a fit from it looks for neither
+// reset on signal nor batch asks, with a note saying so.
+//
+// Where the log lives in a warehouse, pollfit sql --dialect
+// duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME [--holdout
+// 0.3] [--seed 1] [--observed-at T] [--by COLUMN] (with the column and status
+// flags of the readers) prints one SELECT whose result, exported as CSV, is a
+// sketch pollfit reads: the same bins, the same censoring and the same hash
+// split (integer arithmetic modulo 2³¹−1, defined in go doc
+// github.com/pollfit/pollfit/estimate) as pollfit's own reader. With --by it
+// also groups by the column (cast to text and trimmed, null as empty) and
+// returns it as the segment column, its name in segment_by: the sketch pollfit
+// sketch --by makes. The DuckDB and PostgreSQL queries are run for real in the
+// tests (estimate/sqltest, a module of its own: DuckDB 1.5 through duckdb-go
+// v2.10506.0, and a PostgreSQL 15 server the test starts on loopback): each
+// engine's sketch of an 8,000-row log equals pollfit's own, bin for bin, and a
+// fit from either ships the same schedule; each engine's sketch --by method of
+// a 6,000-row gen --model segmented log (with padded, empty and quoted values)
+// equals pollfit sketch --by method's, value by value and bin for bin. The
+// BigQuery, Spark, ClickHouse and Snowflake queries are golden files only:
+// they have never been run. pollfit sketch --from postgres://user@host/db
+// --table payments -o month.sketch.csv (with --by, the split, and the column,
+// status and --observed-at flags) runs the PostgreSQL query itself through the
+// pure-Go driver pgx and streams its result, in PostgreSQL's text form,
+// through the same reader as an exported CSV, so only the sketch leaves the
+// database; estimate/sqltest checks its sketch of the 8,000-row log against
+// pollfit's own, bin for bin, and that an error names the server without its
+// password. A bad row is an error naming the file, line and column (pollfit:
+// read payments.csv:17:2: column settled_at: settled_at before created_at);
+// --skip-bad skips such rows and reports how many, by reason. Ages (settle −
+// create, durations, signal ages, histogram bins, a pending row's age at
+// --observed-at) beyond 100 years of 365 days are bad rows (age beyond 100
+// years), as are histogram counts that are not whole numbers up to 2⁵³; a CSV
+// line longer than 1 MiB is an error (--max-line raises it), and an error
+// quotes at most 200 bytes of the input. In a folder, .txt files are left out
+// (name a .txt log directly); RFC 3339's lower-case t/z and the leap second
+// :60 (read as the next minute's :00) are accepted, as are files whose lines
+// end in a lone CR. Whole commands against DuckDB, with their memory, are
+// under "Scale" below.
+//
 // # Topic: schedule
 //
 // "pollfit help schedule" prints the schedule language, its clauses, durations and grammar.
@@ -154,4 +541,59 @@
 // JSON document written by 'pollfit export --format json' or 'pollfit fit
 // --json'.
 // The library is github.com/pollfit/pollfit/fit/schedule.
+//
+// # Topic: shipping
+//
+// "pollfit help shipping" prints exporting a schedule for the pollers: formats, the BackOff API and the retry-library adapters.
+//
+//	pollfit export --schedule 'at 0s 3s 8s 16s 29s, 15s until 2m, 30s' --format json -o poll.json
+//	pollfit export --from poll.json --format go --package payments --var CheckoutPoll -o poll_gen.go
+//
+// --format dsl writes the canonical one-line schedule (with a # header from
+// --comment), json a versioned document ("version": 1, ages in milliseconds,
+// checked against export/schedule.schema.json), go one gofmt-formatted file
+// that imports only the standard library, js an ES module with the same API in
+// milliseconds (next(ageMs), asks(horizonMs), end(), BackOff, STOP), ts the
+// same as a TypeScript module that is clean under tsc --strict, and kotlin a
+// Kotlin file (Kotlin 1.3 or later, no dependencies; --package, and --var
+// names the object, default Poll) with fun next(ageMs: Long): Long (−1 when
+// done), fun asks(horizonMs: Long): LongArray and a BackOff class. --format
+// asks lists the ages of the asks in milliseconds, one a line (--json: one
+// JSON object with the list), up to the schedule's end or --horizon (needed
+// for a schedule that never stops), for any other language or a config file.
+// There is no Swift output: there is no Swift compiler here to test it with,
+// so an iOS app reads the asks list (or the JSON document) instead. Names that
+// would not compile are refused: Go keywords, predeclared names (nil, len,
+// true, ...), _, init, main in package main, time (the generated code's
+// import) and the generated types' own names; Kotlin's hard keywords and the
+// names the generated Kotlin uses (Long, LongArray, ...). The Go file declares
+// var CheckoutPoll = Schedule{...} with Next(age), Asks(horizon) and
+// BackOff(), whose *BackOff has NextBackOff() (−1 when done,
+// cenkalti/backoff's Stop), Reset(), Wait() and, for schedules that reset on
+// signals, Signal(). The BackOff (in every language) keeps to the schedule's
+// timeline: each wait is measured from Reset on its clock, so a slow check
+// does not push the later asks back (checks of 300 ms against at 0s 1s 2s 3s
+// still ask at 0, 1, 2 and 3 s), and an ask missed while a check ran is
+// skipped rather than made late:
+//
+//	b := payments.CheckoutPoll.BackOff()
+//	err := backoff.Retry(func() error { // github.com/cenkalti/backoff/v4
+//		time.Sleep(b.Wait()) // 0 unless the schedule's first ask is after age 0
+//		return checkStatus()
+//	}, b)
+//
+// Retry libraries make their first call at once; sleeping b.Wait() in the
+// check makes a schedule that starts later (at 100ms 200ms 400ms) get its
+// three calls, not four. cenkalti/backoff v5's Retry stops after 15 minutes by
+// default (MaxElapsedTime, counting the checks' time): pass
+// backoff.WithMaxElapsedTime(0) to let the schedule decide when to stop.
+// Adapters for cenkalti/backoff v4 and v5, failsafe-go (AbortIf plans the next
+// ask, WithDelayFunc waits for it), avast/retry-go v4 and v5 (RetryIf and
+// DelayType, on retry.New(...) in v5) and sethvargo/go-retry (the *BackOff has
+// Next() (time.Duration, bool)) are in go doc
+// github.com/pollfit/pollfit/export; each is the code of a test in
+// export/adapters, a module of its own that .ci/run builds against the real
+// libraries and runs with fast and slow checks. Outputs are written to a
+// temporary file and renamed, and never replace an existing file without
+// --force.
 package main

@@ -37,8 +37,8 @@ var topics = map[string]*topic{
 		summary: "one schedule per value of a column (--by), the shared budget and the exports per value",
 		text:    byTopic,
 	},
-	"export": {
-		name:    "export",
+	"shipping": {
+		name:    "shipping",
 		summary: "exporting a schedule for the pollers: formats, the BackOff API and the retry-library adapters",
 		text:    exportTopic,
 	},
@@ -63,7 +63,7 @@ var (
 	fittingTopic string
 	//go:embed help/by.txt
 	byTopic string
-	//go:embed help/export.txt
+	//go:embed help/shipping.txt
 	exportTopic string
 	//go:embed help/backoff.txt
 	backoffTopic string
