@@ -122,10 +122,15 @@
 // follows), nextFrom(createdMs, ageMs), asks(horizonMs),
 // asksFrom(createdMs, horizonMs), end() (Infinity for a schedule that
 // never stops) and a BackOff class with reset(), wait(), nextBackOff()
-// (STOP, -1, once stopped), signal() and a clock passed to its
-// constructor (default Date.now), on the timeline like the Go BackOff.
-// Its arithmetic is exact for schedules in whole milliseconds; finer
-// durations are subject to floating-point rounding.
+// (STOP, -1, once stopped), signal() and two clocks passed to its
+// constructor, on the timeline like the Go BackOff: now, which measures
+// the waits (default performance.now(), monotonic, so that a step of
+// the wall clock moves no wait), and wall (default Date.now), read at
+// reset to place the asks aligned to the wall clock. Its arithmetic is
+// in whole microseconds, in integers, and exact: an age passed in is
+// taken to the nearest microsecond, and a schedule finer than a
+// microsecond is refused (Go is exact to the nanosecond). Its JSDoc
+// types are clean under tsc --allowJs --checkJs --strict.
 //
 //	import { BackOff, STOP } from "./poll.mjs";
 //	const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -142,9 +147,12 @@
 //
 // # TypeScript
 //
-// TS writes the JS module with types, clean under tsc --strict: the
-// same functions and BackOff class, and the types Schedule, Clause (a
-// union of {at}, {every, until} and {every, forever: true}) and Aligned.
+// TS writes the JS module with types, clean under tsc with
+// @tsconfig/strictest (noUncheckedIndexedAccess,
+// exactOptionalPropertyTypes, ...) and without the DOM library or
+// @types/node: the same functions and BackOff class, and the types
+// Schedule, Clause (a union of {at}, {every, until} and {every,
+// forever: true}) and Aligned.
 //
 // # Kotlin
 //
@@ -159,14 +167,25 @@
 //		fun asks(horizonMs: Long): LongArray
 //		fun asksFrom(createdMs: Long, horizonMs: Long): LongArray
 //		fun end(): Long // Long.MAX_VALUE when it never stops
-//		class BackOff(now: () -> Long = { System.currentTimeMillis() }) {
+//		class BackOff(
+//			wall: () -> Long = { System.currentTimeMillis() },
+//			now: () -> Long = { System.nanoTime() / 1000000L }
+//		) {
 //			fun reset(); fun waitMs(): Long; fun nextBackOff(): Long; fun signal(): Boolean
 //		}
 //	}
 //
-// All in whole milliseconds, exactly: Kotlin refuses a schedule with
-// finer durations. The BackOff keeps to the timeline as the Go one
-// does; its wait is waitMs because wait() belongs to java.lang.Object.
+// All in whole milliseconds, exactly. A schedule finer than a
+// millisecond is written in whole microseconds, with the names saying
+// so (nextUs(ageUs), nextFromUs, asksUs, asksFromUs, endUs, waitUs,
+// nextBackOffUs; clocks in microseconds), so that no caller mixes the
+// units; one finer than a microsecond is refused, as by JS and TS. The
+// BackOff keeps to the timeline as the Go one does, measuring its
+// waits on now, monotonic by default and the last parameter, so that
+// BackOff { clock() } sets it (on Android pass
+// { SystemClock.elapsedRealtime() }, which counts deep sleep too), and
+// reading wall once at reset to place the aligned asks; its wait is
+// waitMs because wait() belongs to java.lang.Object.
 //
 // A schedule per segment (WriteSegments) is the fallback's object, then
 // a class named after it, PollSchedule by default, with the same API

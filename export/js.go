@@ -32,7 +32,7 @@ var tsTemplateText string
 var tsTemplate = template.Must(template.New("ts").Parse(tsTemplateText))
 
 // TS writes s as a TypeScript module without dependencies, clean under
-// tsc --strict: the API of JS (next, nextFrom, asks, asksFrom, end,
+// tsc with @tsconfig/strictest: the API of JS (next, nextFrom, asks, asksFrom, end,
 // BackOff, STOP, the schedule as data) with types (Schedule, Clause,
 // Aligned).
 func TS(w io.Writer, s *schedule.Schedule, opt JSOptions) error {
@@ -42,13 +42,20 @@ func TS(w io.Writer, s *schedule.Schedule, opt JSOptions) error {
 // JS writes s as an ES module without dependencies that exports the
 // schedule as data and next(ageMs), nextFrom(createdMs, ageMs),
 // asks(horizonMs), asksFrom(createdMs, horizonMs), end() and a BackOff
-// class (reset, nextBackOff, signal, with an injectable clock), the
+// class (reset, nextBackOff, signal, with injectable clocks), the
 // same API as the Go output with durations in milliseconds and -1 for
-// "no more asks" (Infinity from end for a schedule that never stops).
-// It is exact for schedules in whole milliseconds.
+// "no more asks" (Infinity from end for a schedule that never stops),
+// its JSDoc types clean under tsc --checkJs --strict. It counts in whole
+// microseconds, exactly, and refuses a schedule finer than that. The
+// BackOff measures its waits on performance.now(), which a step of the
+// wall clock does not move, and reads Date.now() at reset for the asks
+// aligned to the wall clock.
 func JS(w io.Writer, s *schedule.Schedule, opt JSOptions) error {
 	return writeJS(w, jsTemplate, s, opt, "js")
 }
+
+// jsLanguage names the output of each format in errors.
+var jsLanguage = map[string]string{"js": "JavaScript", "ts": "TypeScript"}
 
 // writeJS fills the JavaScript or TypeScript template t for s; format
 // names the default header arguments.
@@ -57,6 +64,9 @@ func writeJS(w io.Writer, t *template.Template, s *schedule.Schedule, opt JSOpti
 		return fmt.Errorf("export: %w", err)
 	}
 	c := schedule.Canonical(s)
+	if _, err := exactUnit(jsLanguage[format], c); err != nil {
+		return err
+	}
 	args := opt.Args
 	if len(args) == 0 {
 		args = []string{"export", "--format", format}

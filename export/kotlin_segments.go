@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -20,13 +21,16 @@ const kotlinSegmentsChunk = 100
 // kotlinTaken, which an object of the package would shadow.
 var kotlinSegmentsTaken = []string{"Map", "MutableMap", "LinkedHashMap", "String"}
 
-// kotlinFunctions is the part of kotlin.tmpl from nextAge to the end of
-// the BackOff class, with BackOff an inner class: the body of the
-// per-segment class, whose instances each hold a schedule, so that one
-// text serves both.
-func kotlinFunctions() string {
-	body := kotlinTemplateText[strings.Index(kotlinTemplateText, "    // nextAge is"):strings.LastIndex(kotlinTemplateText, "}")]
-	return strings.Replace(body, "\n    class BackOff(", "\n    inner class BackOff(", 1)
+// kotlinFunctions is kotlin.tmpl's "api", from nextAge to the end of
+// the BackOff class, counting in u, with BackOff an inner class: the
+// body of the per-segment class, whose instances each hold a schedule,
+// so that one text serves both.
+func kotlinFunctions(u kotlinUnit) (string, error) {
+	var b strings.Builder
+	if err := kotlinTemplate.ExecuteTemplate(&b, "api", &kotlinData{kotlinUnit: u}); err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	return strings.Replace(b.String(), "\n    class BackOff(", "\n    inner class BackOff(", 1), nil
 }
 
 // kotlinSegments writes s as Kotlin: the file Kotlin writes for the
@@ -41,19 +45,20 @@ func kotlinSegments(w io.Writer, s Segments, opt KotlinOptions) error {
 	if slices.Contains(kotlinSegmentsTaken, obj) || slices.Contains(kotlinTaken, cls) {
 		return fmt.Errorf("export: object name %q collides with a name the per-segment Kotlin uses; pick another --var", obj)
 	}
-	ctors := make([]string, len(s.Values))
-	for i, v := range s.Values {
-		c := schedule.Canonical(s.Schedules[i])
-		if err := wholeMillis(c); err != nil {
-			return fmt.Errorf("%w (segment %q)", err, v)
-		}
-		ctors[i] = ktSchedule(cls, c)
+	u, err := segmentsUnit(s)
+	if err != nil {
+		return err
 	}
-	if err := wholeMillis(schedule.Canonical(s.Fallback)); err != nil {
-		return fmt.Errorf("%w (the fallback)", err)
+	ctors := make([]string, len(s.Values))
+	for i := range s.Values {
+		ctors[i] = ktSchedule(cls, schedule.Canonical(s.Schedules[i]), u.unit)
+	}
+	api, err := kotlinFunctions(u)
+	if err != nil {
+		return err
 	}
 	var b bytes.Buffer
-	if err := Kotlin(&b, s.Fallback, opt); err != nil {
+	if err := kotlinFile(&b, schedule.Canonical(s.Fallback), opt, u); err != nil {
 		return err
 	}
 	by := commentLine(s.By)
@@ -62,16 +67,35 @@ func kotlinSegments(w io.Writer, s Segments, opt KotlinOptions) error {
 	fmt.Fprintf(&b, "class %s private constructor(\n    private val clauses: Array<Clause>,\n    private val aligned: Array<Aligned>,\n    private val resetOnSignal: Boolean\n) {\n", cls)
 	b.WriteString("    private class Clause(val at: LongArray, val every: Long, val until: Long, val forever: Boolean)\n\n")
 	b.WriteString("    private class Aligned(val period: Long, val offsets: LongArray, val until: Long)\n\n")
-	b.WriteString(kotlinFunctions())
+	b.WriteString(api)
 	b.WriteString("\n    companion object {\n        /** STOP is what next, nextFrom and BackOff.nextBackOff return once no ask follows. */\n        const val STOP: Long = -1L\n\n")
 	fmt.Fprintf(&b, "        /** The column the values are of. */\n        const val by: String = %s\n\n", ktString(s.By))
 	fmt.Fprintf(&b, "        /** The schedule of each value of %s. */\n        val values: Map<String, %s> = segments()\n\n", by, cls)
-	fmt.Fprintf(&b, "        /** The schedule of any other value: %s's. */\n        val fallback: %s = %s\n\n", obj, cls, ktSchedule(cls, schedule.Canonical(s.Fallback)))
+	fmt.Fprintf(&b, "        /** The schedule of any other value: %s's. */\n        val fallback: %s = %s\n\n", obj, cls, ktSchedule(cls, schedule.Canonical(s.Fallback), u.unit))
 	fmt.Fprintf(&b, "        /** The schedule of value, or fallback for a value not in values. */\n        fun scheduleFor(value: String): %s = values[value] ?: fallback\n", cls)
 	writeKotlinSegmentMap(&b, cls, s, ctors)
 	b.WriteString("    }\n}\n")
-	_, err := w.Write(b.Bytes())
+	_, err = w.Write(b.Bytes())
 	return err
+}
+
+// segmentsUnit is the unit of the Kotlin of s: microseconds when the
+// fallback or a segment is finer than a millisecond, so that the object
+// and the class have one API. A schedule finer than a microsecond is
+// refused, naming its segment.
+func segmentsUnit(s Segments) (kotlinUnit, error) {
+	u, err := exactUnit("Kotlin", schedule.Canonical(s.Fallback))
+	if err != nil {
+		return kotlinUnit{}, fmt.Errorf("%w (the fallback)", err)
+	}
+	for i, v := range s.Values {
+		su, err := exactUnit("Kotlin", schedule.Canonical(s.Schedules[i]))
+		if err != nil {
+			return kotlinUnit{}, fmt.Errorf("%w (segment %q)", err, v)
+		}
+		u = min(u, su)
+	}
+	return kotlinUnitOf(u), nil
 }
 
 // writeKotlinSegmentMap writes the companion's segments(), which fills
@@ -93,9 +117,9 @@ func writeKotlinSegmentMap(b *bytes.Buffer, cls string, s Segments, ctors []stri
 }
 
 // ktSchedule is the constructor call of class cls for the canonical
-// schedule c, in whole milliseconds.
-func ktSchedule(cls string, c *schedule.Schedule) string {
-	clauses, aligned := ktClauses(c)
+// schedule c, in whole units u.
+func ktSchedule(cls string, c *schedule.Schedule, u time.Duration) string {
+	clauses, aligned := ktClauses(c, u)
 	return fmt.Sprintf("%s(arrayOf(%s), arrayOf(%s), %t)", cls, strings.Join(clauses, ", "), strings.Join(aligned, ", "), c.ResetOnSignal)
 }
 

@@ -122,19 +122,21 @@ func TestGeneratedKotlinSegments(t *testing.T) {
 }
 
 // TestKotlinSegmentsRefused: a segment's schedule finer than a
-// millisecond is refused naming the segment, and an object name the
+// microsecond is refused naming the segment, and an object name the
 // per-segment code uses names --var.
 func TestKotlinSegmentsRefused(t *testing.T) {
-	s := testSegments(t)
-	s.Schedules[1] = mustParse(t, "at 0s 1500us")
-	err := WriteSegments(&bytes.Buffer{}, "kotlin", s, nil, GoOptions{})
-	if err == nil || !strings.Contains(err.Error(), `segment "bank transfer"`) || !strings.Contains(err.Error(), "round the schedule to milliseconds") {
-		t.Errorf("sub-millisecond segment: %v", err)
-	}
-	s = testSegments(t)
-	s.Fallback = mustParse(t, "at 0s 1500us")
-	if err := WriteSegments(&bytes.Buffer{}, "kotlin", s, nil, GoOptions{}); err == nil || !strings.Contains(err.Error(), "the fallback") {
-		t.Errorf("sub-millisecond fallback: %v", err)
+	for _, format := range []string{"kotlin", "js", "ts"} {
+		s := testSegments(t)
+		s.Schedules[1] = mustParse(t, "at 0s 1500ns")
+		err := WriteSegments(&bytes.Buffer{}, format, s, nil, GoOptions{})
+		if err == nil || !strings.Contains(err.Error(), `segment "bank transfer"`) || !strings.Contains(err.Error(), "has 1.5us; round the schedule to microseconds") {
+			t.Errorf("%s, sub-microsecond segment: %v", format, err)
+		}
+		s = testSegments(t)
+		s.Fallback = mustParse(t, "at 0s 1500ns")
+		if err := WriteSegments(&bytes.Buffer{}, format, s, nil, GoOptions{}); err == nil || !strings.Contains(err.Error(), "the fallback") {
+			t.Errorf("%s, sub-microsecond fallback: %v", format, err)
+		}
 	}
 	for _, name := range []string{"Map", "String", "object"} {
 		err := WriteSegments(&bytes.Buffer{}, "kotlin", testSegments(t), nil, GoOptions{Var: name})

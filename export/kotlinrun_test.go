@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // kotlinTools returns the paths of kotlinc and kotlin, or skips the
@@ -43,7 +45,7 @@ var kotlinNamed = []KotlinOptions{
 func TestGeneratedKotlin(t *testing.T) {
 	kotlinc, kotlin := kotlinTools(t)
 	dir := t.TempDir()
-	cases := msCases(t)
+	cases := exactCases(t)
 	files := []string{"Main.kt"}
 	write := func(name string, s string, opt KotlinOptions) {
 		var src bytes.Buffer
@@ -56,32 +58,54 @@ func TestGeneratedKotlin(t *testing.T) {
 	var table []string
 	for i, c := range cases {
 		write(fmt.Sprintf("S%d.kt", i), c.s.String(), KotlinOptions{Object: fmt.Sprintf("S%d", i)})
-		table = append(table, kotlinCase(c, fmt.Sprintf("S%d", i)))
+		u, err := exactUnit("Kotlin", schedule.Canonical(c.s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		table = append(table, kotlinCase(c, fmt.Sprintf("S%d", i), kotlinUnitOf(u)))
 	}
 	for i, opt := range kotlinNamed {
 		write(fmt.Sprintf("N%d.kt", i), seeds[7].dsl, opt)
 	}
+	write("Clock.kt", "1s until 1m", KotlinOptions{Object: "ClockPoll"})
 	main := strings.Replace(kotlinWalkProgram, "    // CASES\n", "    "+strings.Join(table, ",\n    ")+"\n", 1)
 	writeFile(t, filepath.Join(dir, "Main.kt"), []byte(main))
 	runIn(t, dir, kotlinc, append([]string{"-Werror", "-d", "out.jar"}, files...)...)
-	checkJSOutput(t, cases, runIn(t, dir, kotlin, "-cp", "out.jar", "MainKt"))
+	out := runIn(t, dir, kotlin, "-cp", "out.jar", "MainKt")
+	last := bytes.LastIndexByte(bytes.TrimSuffix(out, []byte("\n")), '\n')
+	checkKotlinClock(t, string(bytes.TrimSpace(out[last+1:])))
+	checkJSOutput(t, cases, out[:last+1])
+}
+
+// checkKotlinClock checks the clock line of kotlinWalkProgram: for "1s
+// until 1m", 400 ms after reset on an injected monotonic clock the wait
+// is 600 ms whatever the wall clock did; on the default clock
+// (System.nanoTime) a one-hour backward step of the wall clock leaves
+// the first wait at most 1 s (the wall clock waited 3,601,000 ms); and
+// BackOff { clock } waits on clock (600 ms again), as it did when it had
+// one clock.
+func checkKotlinClock(t *testing.T, line string) {
+	t.Helper()
+	var injected, wait, def, single int64
+	if _, err := fmt.Sscanf(line, "clock %d %d %d %d", &injected, &wait, &def, &single); err != nil {
+		t.Fatalf("clock line %q: %v", line, err)
+	}
+	if injected != 600 || wait != 600 || def < 900 || def > 1000 || single != 600 {
+		t.Errorf("after a backward wall-clock step: nextBackOff %d, waitMs %d (want 600, 600), on the default clock %d (want 900 to 1000), with BackOff { clock } %d (want 600)", injected, wait, def, single)
+	}
 }
 
 // kotlinCase is the constructor call of the Case for c in
-// kotlinWalkProgram, whose functions are those of object obj.
-func kotlinCase(c goCase, obj string) string {
-	longs := func(ds []time.Duration) string {
-		parts := make([]string, len(ds))
-		for i, d := range ds {
-			parts[i] = ktLong(d)
-		}
-		return "longArrayOf(" + strings.Join(parts, ", ") + ")"
-	}
-	backOff := strings.ReplaceAll("{ clk -> val b = O.BackOff(clk); object : B { override fun waitMs() = b.waitMs(); "+
-		"override fun nextBackOff() = b.nextBackOff(); override fun signal() = b.signal() } }", "O.", obj+".")
-	return fmt.Sprintf("Case(%q, %s, %s, %s, %s, %s, { a -> %s.next(a) }, { c, a -> %s.nextFrom(c, a) }, { h -> %s.asks(h) }, { c, h -> %s.asksFrom(c, h) }, { %s.end() }, %s)",
-		c.name, ktLong(time.Duration(c.created)), ktLong(c.horizon), longs(c.signals), longs(c.probes), ktLong(c.slow),
-		obj, obj, obj, obj, obj, backOff)
+// kotlinWalkProgram, whose functions are those of object obj, counting
+// in u.
+func kotlinCase(c goCase, obj string, u kotlinUnit) string {
+	backOff := fmt.Sprintf("{ clk -> val b = %s.BackOff(clk, clk); object : B { override fun waitMs() = b.wait%s(); "+
+		"override fun nextBackOff() = b.nextBackOff%s(); override fun signal() = b.signal() } }", obj, u.Unit, u.U)
+	f := func(name string) string { return obj + "." + name + u.U }
+	return fmt.Sprintf("Case(%q, %d, %s, %s, %s, %s, %s, { a -> %s(a) }, { c, a -> %s(c, a) }, { h -> %s(h) }, { c, h -> %s(c, h) }, { %s() }, %s)",
+		c.name, int64(time.Millisecond/u.unit),
+		ktLong(time.Duration(c.created), u.unit), ktLong(c.horizon, u.unit), ktLongs(c.signals, u.unit), ktLongs(c.probes, u.unit), ktLong(c.slow, u.unit),
+		f("next"), f("nextFrom"), f("asks"), f("asksFrom"), f("end"), backOff)
 }
 
 // kotlinWalkProgram follows jsWalkProgram in Kotlin; the test puts the
@@ -95,7 +119,7 @@ interface B {
 }
 
 class Case(
-    val name: String, val created: Long, val horizon: Long, val signals: LongArray, val probes: LongArray, val slow: Long,
+    val name: String, val scale: Long, val created: Long, val horizon: Long, val signals: LongArray, val probes: LongArray, val slow: Long,
     val next: (Long) -> Long, val nextFrom: (Long, Long) -> Long, val asks: (Long) -> LongArray,
     val asksFrom: (Long, Long) -> LongArray, val end: () -> Long, val backOff: (() -> Long) -> B
 )
@@ -157,21 +181,48 @@ fun afterEnd(c: Case): LongArray {
     if (e == Long.MAX_VALUE) return LongArray(0)
     var now = c.created
     val b = c.backOff { now }
-    now += e + 3600000L
+    now += e + 3600000L * c.scale
     return longArrayOf(b.nextBackOff(), b.nextBackOff())
 }
 
-fun list(xs: LongArray): String = xs.joinToString(",", "[", "]")
+// dec is x, in units of 1/scale ms, in milliseconds as a decimal.
+fun dec(x: Long, scale: Long): String {
+    if (x < 0 || scale == 1L) return "$x"
+    val r = x % scale
+    return if (r == 0L) "${x / scale}" else "${x / scale}." + "$r".padStart(3, '0').trimEnd('0')
+}
 
-fun pair(x: Long): String = if (x < 0 || x == Long.MAX_VALUE) "[0,0]" else "[$x,1]"
+fun list(xs: LongArray, scale: Long): String = xs.joinToString(",", "[", "]") { dec(it, scale) }
+
+fun pair(x: Long, scale: Long): String = if (x < 0 || x == Long.MAX_VALUE) "[0,0]" else "[${dec(x, scale)},1]"
+
+// clock is the clock line: "1s until 1m" 400 ms after reset on an
+// injected monotonic clock, after a backward step of the wall clock
+// (nextBackOff, then waitMs), on the default clock after the step, and
+// on a clock given as the one trailing lambda, which is the monotonic.
+fun clock(): String {
+    var mono = 5000L
+    var wall = 1700000000000L
+    val b = ClockPoll.BackOff({ wall }) { mono }
+    val single = ClockPoll.BackOff { mono }
+    mono += 400L
+    wall -= 3600000L
+    val injected = b.nextBackOff()
+    val w = b.waitMs()
+    val d = ClockPoll.BackOff(wall = { wall })
+    wall -= 3600000L
+    return "clock $injected $w ${d.nextBackOff()} ${single.nextBackOff()}"
+}
 
 fun main() {
     for (c in cases) {
-        val next = c.probes.map { pair(c.next(it)) }.joinToString(",", "[", "]")
-        val nextFrom = c.probes.map { pair(c.nextFrom(c.created, it)) }.joinToString(",", "[", "]")
-        println("{\"Name\":\"${c.name}\",\"Asks\":${list(c.asks(c.horizon))},\"AsksFrom\":${list(c.asksFrom(c.created, c.horizon))}," +
-            "\"Walk\":${list(walk(c))},\"SlowWalk\":${list(slowWalk(c))},\"AfterEnd\":${list(afterEnd(c))}," +
-            "\"Next\":$next,\"NextFrom\":$nextFrom,\"End\":${pair(c.end())}}")
+        val s = c.scale
+        val next = c.probes.map { pair(c.next(it), s) }.joinToString(",", "[", "]")
+        val nextFrom = c.probes.map { pair(c.nextFrom(c.created, it), s) }.joinToString(",", "[", "]")
+        println("{\"Name\":\"${c.name}\",\"Asks\":${list(c.asks(c.horizon), s)},\"AsksFrom\":${list(c.asksFrom(c.created, c.horizon), s)}," +
+            "\"Walk\":${list(walk(c), s)},\"SlowWalk\":${list(slowWalk(c), s)},\"AfterEnd\":${list(afterEnd(c), s)}," +
+            "\"Next\":$next,\"NextFrom\":$nextFrom,\"End\":${pair(c.end(), s)}}")
     }
+    println(clock())
 }
 `

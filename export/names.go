@@ -73,6 +73,7 @@ var kotlinTaken = []string{
 	"arrayOf", "longArrayOf", "maxOf",
 	"Clause", "Aligned", "BackOff", "STOP",
 	"next", "nextFrom", "asks", "asksFrom", "end", "nextAge", "alignedNext", "nextAt",
+	"nextUs", "nextFromUs", "asksUs", "asksFromUs", "endUs",
 }
 
 // checkKotlinNames checks the package and object names of a Kotlin

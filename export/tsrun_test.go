@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,9 +10,37 @@ import (
 	"testing"
 )
 
-// tsInstall is where .ci/run installs the typescript package from npm
-// when tsc is not on PATH.
-const tsInstall = "npm install --prefix ~/.cache/pollfit-ts typescript@5"
+// tsInstall is where .ci/run installs the typescript and
+// @tsconfig/strictest packages from npm when tsc is not on PATH.
+const tsInstall = "npm install --prefix ~/.cache/pollfit-ts typescript@5 @tsconfig/strictest"
+
+// strictestFlags are the options of @tsconfig/strictest 2.0.0 that check
+// code, for tsc runs without a tsconfig.json (the .mjs files).
+var strictestFlags = []string{"--strict", "--exactOptionalPropertyTypes", "--noUncheckedIndexedAccess",
+	"--noImplicitOverride", "--noImplicitReturns", "--noPropertyAccessFromIndexSignature", "--noUnusedLocals",
+	"--noUnusedParameters", "--noFallthroughCasesInSwitch", "--allowUnusedLabels", "false",
+	"--allowUnreachableCode", "false", "--isolatedModules"}
+
+// strictestConfig returns the tsconfig.json of @tsconfig/strictest beside
+// tsc's node_modules or in ~/.cache/pollfit-ts, or skips the test.
+func strictestConfig(t *testing.T, tsc string) string {
+	t.Helper()
+	dirs := []string{filepath.Join(filepath.Dir(tsc), "..")}
+	if real, err := filepath.EvalSymlinks(tsc); err == nil {
+		dirs = append(dirs, filepath.Join(filepath.Dir(real), "..", ".."))
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".cache", "pollfit-ts", "node_modules"))
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, "@tsconfig", "strictest", "tsconfig.json")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skipf("@tsconfig/strictest is not installed beside tsc nor in ~/.cache/pollfit-ts; skipping the strictest check (install it from npm: %s)", tsInstall)
+	return ""
+}
 
 // tscTool returns the path of tsc: on PATH, else under
 // ~/.cache/pollfit-ts; it skips the test when there is none.
@@ -53,7 +82,7 @@ func TestGeneratedTS(t *testing.T) {
 	node := nodeTool(t)
 	tsc := tscTool(t)
 	dir := t.TempDir()
-	cases := msCases(t)
+	cases := exactCases(t)
 	args := []string{"--strict", "--noEmitOnError", "--target", "es2020", "--module", "es2020",
 		"--moduleResolution", "node", "--outDir", "out"}
 	for i, c := range cases {
@@ -66,9 +95,55 @@ func TestGeneratedTS(t *testing.T) {
 		args = append(args, name)
 	}
 	writeFile(t, filepath.Join(dir, "use.ts"), []byte(tsUse))
-	runIn(t, dir, tsc, append(args, "use.ts")...)
+	var clock bytes.Buffer
+	if err := TS(&clock, mustParse(t, clockSchedule), JSOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "clock.ts"), clock.Bytes())
+	runIn(t, dir, tsc, append(args, "use.ts", "clock.ts")...)
 	out := filepath.Join(dir, "out")
 	writeFile(t, filepath.Join(out, "package.json"), []byte(`{"type": "module"}`+"\n"))
 	writeFile(t, filepath.Join(out, "main.mjs"), []byte(jsMain(cases, ".js")))
 	checkJSOutput(t, cases, runIn(t, out, node, "main.mjs"))
+	writeFile(t, filepath.Join(out, "clock.mjs"), []byte(jsClockProgram))
+	checkClock(t, runIn(t, out, node, "clock.mjs"))
+}
+
+// TestGeneratedTSStrictest compiles the TypeScript of exactCases, of a
+// schedule per segment and the files that use their types under a
+// tsconfig.json that extends @tsconfig/strictest (noUncheckedIndexedAccess,
+// exactOptionalPropertyTypes, ...), with only the es2020 library: no DOM
+// and no @types/node.
+func TestGeneratedTSStrictest(t *testing.T) {
+	tsc := tscTool(t)
+	strictest := strictestConfig(t, tsc)
+	dir := t.TempDir()
+	var files []string
+	add := func(name string, src []byte) {
+		writeFile(t, filepath.Join(dir, name), src)
+		files = append(files, name)
+	}
+	for i, c := range exactCases(t) {
+		var src bytes.Buffer
+		if err := TS(&src, c.s, JSOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		add(fmt.Sprintf("s%d.ts", i), src.Bytes())
+	}
+	s, _ := jsSegmentCase(t)
+	var src bytes.Buffer
+	if err := WriteSegments(&src, "ts", s, nil, GoOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	add("poll.ts", src.Bytes())
+	add("use.ts", []byte(tsUse))
+	add("usesegments.ts", []byte(tsSegmentsUse))
+	config, _ := json.Marshal(map[string]any{
+		"extends": strictest,
+		"compilerOptions": map[string]any{"noEmit": true, "target": "es2020", "lib": []string{"es2020"},
+			"module": "es2020", "moduleResolution": "node"},
+		"files": files,
+	})
+	writeFile(t, filepath.Join(dir, "tsconfig.json"), config)
+	runIn(t, dir, tsc, "-p", "tsconfig.json")
 }
