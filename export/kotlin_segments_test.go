@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/pollfit/pollfit/internal/testenv"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -68,7 +67,6 @@ func kotlinSegmentCase(t *testing.T) Segments {
 // scheduleFor(key) asks and walks as that value's schedule does, by the
 // schedule package; an unseen value, and the object, ask as the fallback.
 func TestGeneratedKotlinSegments(t *testing.T) {
-	testenv.SkipUnlessLong(t) // kotlinc compiles for a minute or two
 	kotlinc, kotlin := kotlinTools(t)
 	s := kotlinSegmentCase(t)
 	dir := t.TempDir()

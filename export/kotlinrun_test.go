@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"fmt"
+	"github.com/pollfit/pollfit/internal/testenv"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -16,9 +17,7 @@ import (
 // test.
 func kotlinTools(t *testing.T) (kotlinc, kotlin string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("skipping the Kotlin build in -short mode")
-	}
+	testenv.SkipUnlessLong(t) // kotlinc takes a minute or two a run
 	kotlinc, err := exec.LookPath("kotlinc")
 	if err == nil {
 		kotlin, err = exec.LookPath("kotlin")
