@@ -76,7 +76,7 @@
 //
 // Generate a realistic settle-time log from a seeded model.
 //
-//	pollfit gen [--model payments|deadline|batch|timeout|segmented] [--spread D] [-n ROWS] [--seed N] [--log-format csv|parquet] [-o FILE]
+//	pollfit gen [--model payments|deadline|batch|timeout|segmented|realistic] [--spread D] [-n ROWS] [--seed N] [--log-format csv|parquet] [-o FILE]
 //
 // # pollfit report
 //

@@ -36,6 +36,11 @@
 //     fail at its 60 s timeout (±50 ms, uniform); 15% bank transfers
 //     settle in the batch run just after the first 5-minute UTC boundary
 //     after creation (lognormal, median 3 s, σ 0.3, after the boundary).
+//
+// Realistic (NewRealistic) is not one model but a family: a payments
+// export whose make-up (channels, modes, timeout, batches, stuck share)
+// is itself drawn from the seed, written with its own column names and
+// status words and Berlin offsets, streamed row by row.
 package loggen
 
 import (
@@ -283,7 +288,7 @@ func Lookup(name string) (Model, error) {
 	if m, ok := Models[name]; ok {
 		return m, nil
 	}
-	return nil, fmt.Errorf("unknown model %q (payments, deadline, batch, timeout, segmented)", name)
+	return nil, fmt.Errorf("unknown model %q (payments, deadline, batch, timeout, segmented, realistic)", name)
 }
 
 // LookupSpread returns the model called name with its timeouts spread by
