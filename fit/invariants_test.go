@@ -3,8 +3,8 @@ package fit
 import (
 	"context"
 	"fmt"
+	"github.com/pollfit/pollfit/internal/testenv"
 	"math"
-	"os"
 	"strings"
 	"testing"
 )
@@ -24,17 +24,14 @@ import (
 
 // invSize is the number of logs and the rows of each.
 func invSize() (logs, minRows, maxRows int) {
-	if os.Getenv("POLLFIT_LONG_TESTS") == "1" {
-		return 1000, 2000, 6000
+	if testenv.Long() {
+		return 200, 150, 450 // about 6 CPU-seconds a log
 	}
-	return 200, 150, 450
+	return 12, 150, 450
 }
 
 func TestInvariants(t *testing.T) {
 	n, lo, hi := invSize()
-	if testing.Short() {
-		n = 20
-	}
 	dir := t.TempDir()
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {

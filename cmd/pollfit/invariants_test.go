@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pollfit/pollfit/internal/testenv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,10 +22,10 @@ import (
 
 // invLogs are the seeds of the realistic logs, and their rows: short
 // lists by default (a knee takes two frontiers of 20 fits and a report),
-// ten logs of 5000 rows with POLLFIT_LONG_TESTS=1.
+// six logs with POLLFIT_LONG_TESTS=1.
 func invLogs(short ...uint64) ([]uint64, int) {
-	if os.Getenv("POLLFIT_LONG_TESTS") == "1" {
-		return []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 5000
+	if testenv.Long() {
+		return []uint64{1, 2, 3, 4, 5, 6}, 1500
 	}
 	return short, 1500
 }
