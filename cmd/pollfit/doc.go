@@ -406,6 +406,24 @@
 //
 //	pollfit estimate --created-col start_date --settled-col end_date --status-col observed --final-status True --pending-status False canadian_senators.csv
 //
+// Status words, matched without regard to case (a row whose status is none of
+// them is an error naming the row; --final-status WORD and --pending-status
+// WORD add words, and a final word that is a failure word below stays a
+// failure):
+//
+//	success:  approved, captured, complete, completed, confirmed, done, final,
+//	          finished, ok, paid, settled, succeed, succeeded, success,
+//	          successful
+//	failure:  aborted, canceled, cancelled, declined, error, errored, expired,
+//	          fail, failed, failure, refused, rejected, timed out, timed_out,
+//	          timedout, timeout, voided
+//	pending:  authorized, created, in progress, in-progress, in_progress,
+//	          initiated, new, open, pending, processing, queued,
+//	          requires_action, running, started, submitted, waiting
+//
+// A row with a settle time whose status is a pending word is pending: its
+// settle time is not an answer.
+//
 // Pre-aggregated histograms (--histogram, rows lo_s,hi_s,final,pending) let a
 // warehouse summarise billions of rows where they live.
 //

@@ -97,7 +97,13 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 				fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
 			}
 		}
-		return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return report.Write(w, r) })
+		if err := writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return report.Write(w, r) }); err != nil {
+			return err
+		}
+		if *out != "" && *out != "-" && !rf.quiet {
+			fmt.Fprintf(e.stderr, "pollfit: wrote %s\n", *out) // the page went to a file: say where
+		}
+		return nil
 	}
 }
 

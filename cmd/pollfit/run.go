@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pollfit/pollfit/estimate/logs"
 	"io"
 	"math"
 	"sort"
@@ -76,7 +77,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if ctx.Err() != nil {
 		return 1 // stopped by a signal, which onSignal reported: main exits 130 or 143
 	}
-	fmt.Fprintf(stderr, "pollfit: %v\n", err)
+	fmt.Fprintf(stderr, "pollfit: %v%s\n", err, fixHint(err))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -181,4 +182,18 @@ func commandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {
 	if c.example != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(c.example, "\n"))
 	}
+}
+
+// fixHint names the flags that fix a reader's error, which the library
+// words in its own terms.
+func fixHint(err error) string {
+	var re *logs.RowError
+	var mc *logs.MissingColumnsError
+	switch {
+	case errors.As(err, &re) && re.Reason() == logs.ReasonUnknownStatus:
+		return "\n\tadd the word with --pending-status WORD (still waiting) or --final-status WORD (an answer; failure words such as declined stay failures); 'pollfit help logs' lists the words pollfit knows"
+	case errors.As(err, &mc):
+		return "\n\tname your columns with --created-col and --settled-col (a row without a settle time is pending), or --duration-col; the state with --status-col"
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/pollfit/pollfit/estimate"
 	"os"
 	"regexp"
 	"strings"
@@ -94,6 +95,29 @@ func TestHelpReferences(t *testing.T) {
 		}
 		if name == "eval" && !strings.Contains(out.String(), `"detected" column (as in --json)`) {
 			t.Errorf("pollfit eval --help does not name its detected column as the JSON does")
+		}
+	}
+}
+
+// TestHelpLogsListsStatusWords checks that "pollfit help logs", which the
+// unknown-status error points to, lists every status word the readers
+// know, under its meaning.
+func TestHelpLogsListsStatusWords(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"help", "logs"}, &out, &errb); code != 0 {
+		t.Fatalf("pollfit help logs: exit %d: %s", code, errb.String())
+	}
+	flat := strings.Join(strings.Fields(out.String()), " ")
+	for st, label := range map[estimate.Status]string{estimate.Settled: "success:", estimate.Failed: "failure:", estimate.Pending: "pending:"} {
+		_, list, ok := strings.Cut(flat, label)
+		if !ok {
+			t.Fatalf("pollfit help logs has no %q list", label)
+		}
+		list, _, _ = strings.Cut(list, ":")
+		for _, w := range estimate.NewStatusWords(nil, nil).ByStatus()[st] {
+			if !strings.Contains(list, " "+w+",") && !strings.Contains(list, " "+w+" ") {
+				t.Errorf("pollfit help logs does not list %q under %s", w, label)
+			}
 		}
 	}
 }

@@ -134,7 +134,7 @@ func (r *pollerRead) statusOf(rec [][]byte, line int) (estimate.Status, bool, er
 	st, ok := r.status.Lookup(s)
 	if !ok {
 		return 0, false, r.bad(line, r.form.stat, skipStatus,
-			"unknown status %q (add it with the final or pending status options)", s)
+			"unknown status %q (neither a known final word nor a pending one)", s)
 	}
 	return st, true, nil
 }

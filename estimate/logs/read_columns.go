@@ -114,9 +114,8 @@ func resolveColumns(file string, header []string, opt *Options) (*layout, error)
 		l.mode = modeTimes
 		l.duration = -1
 	default:
-		return nil, fmt.Errorf("%s: missing columns: need %s and %s, or %s (%s)", file,
-			orDefault(opt.CreatedCol, "created_at"), orDefault(opt.SettledCol, "settled_at"),
-			orDefault(opt.DurationCol, "duration"), found())
+		return nil, &MissingColumnsError{File: file, Created: orDefault(opt.CreatedCol, "created_at"),
+			Settled: orDefault(opt.SettledCol, "settled_at"), Duration: orDefault(opt.DurationCol, "duration"), Found: found()}
 	}
 	return l, nil
 }

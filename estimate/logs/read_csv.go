@@ -151,7 +151,7 @@ func (c *rowConv) fields(f [][]byte, line int, b *batch) bool {
 			st, ok := c.lookupCached(&c.fast.cache, s)
 			if !ok {
 				return c.fail(b, line, l.status, skipStatus,
-					"unknown status %q (add it with the final or pending status options)", s)
+					"unknown status %q (neither a known final word nor a pending one)", s)
 			}
 			v.status, v.hasStatus = st, true
 		}

@@ -43,6 +43,27 @@ func (e *RowError) Error() string {
 	return b.String()
 }
 
+// Reason is the key the row is counted under when skipped (a key of
+// Stats.Skipped, such as ReasonUnknownStatus).
+func (e *RowError) Reason() string { return e.reason }
+
+// ReasonUnknownStatus is the Reason of a row whose status is neither a
+// known final word nor a pending one (Options.Final, Options.Pending).
+const ReasonUnknownStatus = skipStatus
+
+// MissingColumnsError says a log's header has neither the creation and
+// settle time columns nor a duration column (Options.CreatedCol,
+// SettledCol, DurationCol name them).
+type MissingColumnsError struct {
+	File                       string
+	Created, Settled, Duration string // the names looked for
+	Found                      string // the header, quoted and clipped
+}
+
+func (e *MissingColumnsError) Error() string {
+	return fmt.Sprintf("%s: missing columns: need %s and %s, or %s (%s)", e.File, e.Created, e.Settled, e.Duration, e.Found)
+}
+
 // Reasons rows are skipped for, the keys of Stats.Skipped.
 const (
 	skipFields        = "wrong number of fields"

@@ -95,7 +95,7 @@ func (c *rowConv) parquetRow(cols []*pqCol, line int, b *batch, sc *statusCache,
 			st, ok := c.lookupCached(sc, s)
 			if !ok {
 				return c.fail(b, line, p.col, skipStatus,
-					"unknown status %q (add it with the final or pending status options)", s)
+					"unknown status %q (neither a known final word nor a pending one)", s)
 			}
 			v.status, v.hasStatus = st, true
 		case roleSignal:

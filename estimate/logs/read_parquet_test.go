@@ -148,7 +148,7 @@ func testReadCSVParquetSame(t *testing.T, rows []Row) {
 		p := filepath.Join(dir, "bad")
 		os.WriteFile(p, b.Bytes(), 0o644)
 		_, _, err := Read([]string{p}, Options{})
-		if err == nil || !strings.HasSuffix(err.Error(), `bad:12:3: column status: unknown status "lost" (add it with the final or pending status options)`) {
+		if err == nil || !strings.HasSuffix(err.Error(), `bad:12:3: column status: unknown status "lost" (neither a known final word nor a pending one)`) {
 			t.Errorf("error %v", err)
 		}
 	}
