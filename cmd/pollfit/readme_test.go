@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/pollfit/pollfit/internal/testenv"
 	"os"
 	"strings"
 	"testing"
@@ -67,4 +68,63 @@ func shellWords(t *testing.T, s string) []string {
 		out = append(out, w.String())
 	}
 	return out
+}
+
+// TestReadmeOwnLog runs the commands of the README's "Fit your own log"
+// section as written (each "$ pollfit ..." line of its text blocks) and
+// checks that the lines the README shows under each are the first lines
+// of what it prints: stdout, or stderr when it prints nothing there.
+// The fits run only in the long run (each is a full study of 5,000
+// items with every shape); the reads always run.
+func TestReadmeOwnLog(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "## Fit your own log\n")
+	if !ok {
+		t.Fatal(`README has no "Fit your own log" section`)
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	cmds := readmeCommands(sec)
+	if len(cmds) < 4 {
+		t.Fatalf("found %d commands in the section, want 4 or more", len(cmds))
+	}
+	for _, c := range cmds {
+		if strings.HasPrefix(c.line, "fit ") && !testenv.Long() {
+			continue
+		}
+		args := shellWords(t, c.line)
+		for i, a := range args {
+			if strings.HasPrefix(a, "testdata/") {
+				args[i] = "../../" + a
+			}
+		}
+		var out, errb bytes.Buffer
+		run(args, &out, &errb)
+		got := out.String()
+		if got == "" {
+			got = errb.String()
+		}
+		got = strings.ReplaceAll(got, "../../testdata/", "testdata/")
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("pollfit %s prints\n%s\nbut the README shows\n%s", c.line, got, c.want)
+		}
+	}
+}
+
+type readmeCommand struct{ line, want string }
+
+// readmeCommands are the "$ pollfit" lines of the text blocks in s, each
+// with the lines under it up to the next command or the block's end.
+func readmeCommands(s string) []readmeCommand {
+	var cmds []readmeCommand
+	for _, block := range strings.Split(s, "```text\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		for _, part := range strings.Split(block, "$ pollfit ")[1:] {
+			line, want, _ := strings.Cut(part, "\n")
+			cmds = append(cmds, readmeCommand{line, want})
+		}
+	}
+	return cmds
 }
