@@ -228,6 +228,23 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 	return opt, nil
 }
 
+// positiveBudget refuses a budget flag given as zero or less, which
+// would otherwise read as no budget at all.
+func (v *fitFlagValues) positiveBudget(cmd string) error {
+	if v.fs == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"requests-per-item", v.requests}, {"price", v.price}, {"max-attempts", float64(v.maxAttempts)}} {
+		if v.fs.Changed(f.name) && !(f.x > 0) {
+			return usagef("%s: --%s %g: must be positive", cmd, f.name, f.x)
+		}
+	}
+	return nil
+}
+
 // parseAsksBy reads --asks-by N@T: 1 ≤ N ≤ fit.MaxBudgetAsks asks by a
 // positive age T.
 func parseAsksBy(s string) (int, time.Duration, error) {
@@ -262,6 +279,9 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	}
 	baselines, err := parseBaselines(v.baselines)
 	if err != nil {
+		return fit.StudyOptions{}, err
+	}
+	if err := v.positiveBudget(cmd); err != nil {
 		return fit.StudyOptions{}, err
 	}
 	if o.Budget.IsZero() && len(baselines) == 0 {
