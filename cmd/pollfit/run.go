@@ -92,6 +92,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	name := args[0]
 	switch name {
+	case "version", "--version":
+		fmt.Fprintf(stdout, "pollfit %s\n", version())
+		return nil
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			if c := commands[args[1]]; c != nil {
