@@ -163,83 +163,83 @@
 // (half a minute, 5% stuck), cards (a 3-D Secure timeout at 60 s) and bank
 // transfers (5-minute batches):
 //
-//	one schedule per value of method, 8 requests per item on average shared where the next request buys the most lag
-//	fitted to 14125 items of mixed.csv (20000 items, 4 values of method), measured on the 5875 held out (--holdout 0.3, --seed 1)
+//		one schedule per value of method, 8 requests per item on average shared where the next request buys the most lag
+//		fitted to 14125 items of mixed.csv (20000 items, 4 values of method), measured on the 5875 held out (--holdout 0.3, --seed 1)
 //
-//	method         share   lag mean  p95    req/item  budget  stuck  missed  give up  schedule
-//	mobile_money   30.0%   1.50s     4.22s  11.72     12.46   35     0.3%    2m       at 0s 15s 20s, 2s until 1m, 5s until 2m
-//	card           19.7%   0.51s     1.60s  7.78      7.97    21     0.0%    2m       at 0s 5s, 1s until 15s, at 20s, 15s until 50s, at 1m 1m0.05s, 15s until 1m50s, at 2m
-//	wallet         35.3%   0.17s     0.45s  4.36      4.28    33     0.0%    5s       500ms until 1s, 100ms until 3s, 200ms until 5s
-//	bank_transfer  15.0%   1.31s     1.79s  7.96      7.85    17     1.1%    5m       30s until 3m, 15s until 5m, every 5m at +3.1s +4.9s until 5m
-//	total          100.0%  0.79s            7.78      8.00    28.8   0.3%
-//	one schedule   100.0%  2.25s     6.33s  7.95      8.00    32     0.2%    5m       at 0s 2s 10s 20s, 5s until 2m, 30s until 5m, every 5m at +3.1s +5s until 5m
+//		method         share   lag mean  p95    req/item  budget  stuck  missed  give up  schedule
+//		mobile_money   30.0%   1.50s     4.22s  11.72     12.46   35     0.3%    2m       at 0s 15s 20s, 2s until 1m, 5s until 2m
+//		card           19.7%   0.51s     1.60s  7.78      7.97    21     0.0%    2m       at 0s 5s, 1s until 15s, at 20s, 15s until 50s, at 1m 1m0.05s, 15s until 1m50s, at 2m
+//		wallet         35.3%   0.17s     0.45s  4.36      4.28    33     0.0%    5s       500ms until 1s, 100ms until 3s, 200ms until 5s
+//		bank_transfer  15.0%   1.31s     1.79s  7.96      7.85    17     1.1%    5m       30s until 3m, 15s until 5m, every 5m at +3.1s +4.9s until 5m
+//		total          100.0%  0.79s            7.78      8.00    28.8   0.3%
+//		one schedule   100.0%  2.25s     6.33s  7.95      8.00    32     0.2%    5m       at 0s 2s 10s 20s, 5s until 2m, 30s until 5m, every 5m at +3.1s +5s until 5m
 //
-//	budget shared at one price: the last request per item buys 0.0715 s of lag per item in every segment above its cheapest fit (--budget-per-segment for 8 each)
-//	segmenting: 64.8% less mean lag at the same budget (0.792s vs 2.25s at 7.78 vs 7.95 requests per item, on the same 5875 held-out items)
+//		budget shared at one price: the last request per item buys 0.0715 s of lag per item in every segment above its cheapest fit (--budget-per-segment for 8 each)
+//		segmenting: 64.8% less mean lag at the same budget (0.792s vs 2.25s at 7.78 vs 7.95 requests per item, on the same 5875 held-out items)
 //
-//   - The budget is shared: --requests-per-item 8 is the mean over all items.
-//     Each method's lag-versus-cost curve is fitted on its own fitting items
-//     (budgets from 1.5 to 4 × the budget, as fit would fit each), and requests
-//     go to the method whose next request saves the most lag (on the curves'
-//     lower convex hulls), until the last request per item buys the same lag in
-//     every method: here mobile money gets 12.5 requests and wallets 4.3.
-//     fit.Allocate is the rule; its test checks it against the closed form for
-//     lags a/c and a brute-force search over splits.
+//	  - The budget is shared: --requests-per-item 8 is the mean over all items.
+//	    Each method's lag-versus-cost curve is fitted on its own fitting items
+//	    (budgets from 1.5 to 4 × the budget, as fit would fit each), and requests
+//	    go to the method whose next request saves the most lag (on the curves'
+//	    lower convex hulls), until the last request per item buys the same lag in
+//	    every method: here mobile money gets 12.5 requests and wallets 4.3.
+//	    fit.Allocate is the rule; its test checks it against the closed form for
+//	    lags a/c and a brute-force search over splits.
 //
-//   - --budget-per-segment gives every method the budget itself instead: 1.05 s
-//     in all here (53% less than one schedule) against 0.79 s shared (65% less).
+//	  - --budget-per-segment gives every method the budget itself instead: 1.05 s
+//	    in all here (53% less than one schedule) against 0.79 s shared (65% less).
 //
-//   - Each method has its own hold-out (the same --holdout and --seed), give-up
-//     age (99% of its answers: 5 s for wallets, 5 m for bank transfers), stuck
-//     cap and shapes: the cards' schedule asks just after the 60 s timeout, the
-//     bank transfers' after each 5-minute batch. one schedule is fit on all
-//     methods' fitting items together at the same budget, measured on the same
-//     held-out items.
+//	  - Each method has its own hold-out (the same --holdout and --seed), give-up
+//	    age (99% of its answers: 5 s for wallets, 5 m for bank transfers), stuck
+//	    cap and shapes: the cards' schedule asks just after the 60 s timeout, the
+//	    bank transfers' after each 5-minute batch. one schedule is fit on all
+//	    methods' fitting items together at the same budget, measured on the same
+//	    held-out items.
 //
-//   - A method with fewer than --min-segment final answers (default 200) among
-//     its fitting items follows the one schedule, marked * with a footnote; its
-//     cost comes out of the budget first.
+//	  - A method with fewer than --min-segment final answers (default 200) among
+//	    its fitting items follows the one schedule, marked * with a footnote; its
+//	    cost comes out of the budget first.
 //
-//   - -f dsl prints VALUE: SCHEDULE lines, then *:  and the one schedule for any
-//     other value; -f go a Segments value (Values map[string]Schedule, Fallback)
-//     whose For(value) returns the value's schedule or the fallback; -f js and
-//     -f ts the fallback's module plus segments and scheduleFor(value), which
-//     returns the API of the value's schedule (asks, next, BackOff, ...; the
-//     fallback's for an unseen value); -f kotlin the fallback's object Poll plus
-//     a class PollSchedule of the same API over any schedule, whose
-//     PollSchedule.values maps each value to its schedule and
-//     PollSchedule.scheduleFor(value) returns it (PollSchedule.fallback, Poll's
-//     schedule, for an unseen value); -f json a version 1 document mapping each
-//     value to a schedule document, with fallback. --json prints by, budget,
-//     min_segment, segments (each with value, share, budget, fallback, schedule
-//     and its held-out metrics), total, shared and change.
+//	  - -f dsl prints VALUE: SCHEDULE lines, then *:  and the one schedule for any
+//	    other value; -f go a Segments value (Values map[string]Schedule, Fallback)
+//	    whose For(value) returns the value's schedule or the fallback; -f js and
+//	    -f ts the fallback's module plus segments and scheduleFor(value), which
+//	    returns the API of the value's schedule (asks, next, BackOff, ...; the
+//	    fallback's for an unseen value); -f kotlin the fallback's object Poll plus
+//	    a class PollSchedule of the same API over any schedule, whose
+//	    PollSchedule.values maps each value to its schedule and
+//	    PollSchedule.scheduleFor(value) returns it (PollSchedule.fallback, Poll's
+//	    schedule, for an unseen value); -f json a version 1 document mapping each
+//	    value to a schedule document, with fallback. --json prints by, budget,
+//	    min_segment, segments (each with value, share, budget, fallback, schedule
+//	    and its held-out metrics), total, shared and change.
 //
-//   - eval --by adds eval's table for each value, estimate --by a summary per
-//     value (the cards' deadline, the bank transfers' period), frontier --by a
-//     frontier per value, and report --by fit --by's table to its summary (each
-//     value's share, held-out lag and p95, cost, budget, stuck cost, give-up age
-//     and schedule, the totals, the one schedule and the segmenting figure,
-//     every figure fit --by --json's, which a test checks) and the schedules per
-//     value to its facts.
+//	  - eval --by adds eval's table for each value, estimate --by a summary per
+//	    value (the cards' deadline, the bank transfers' period), frontier --by a
+//	    frontier per value, and report --by fit --by's table to its summary (each
+//	    value's share, held-out lag and p95, cost, budget, stuck cost, give-up age
+//	    and schedule, the totals, the one schedule and the segmenting figure,
+//	    every figure fit --by --json's, which a test checks) and the schedules per
+//	    value to its facts.
 //
-//   - Without --by, fit and estimate read again each column the read did not use
-//     (at most 4, for Parquet only string, boolean and integer ones, on logs up
-//     to 2 million rows) and name on stderr the first whose values answer at
-//     clearly different ages: at most 20 values, the values with 200 final
-//     answers or more holding 90% of them, and medians at least 3 × apart:
-//     pollfit: note: method separates answers (median wallet 0.791s, card
-//     7.543s, mobile_money 30.12s, bank_transfer 150.4s (2m30s)): try --by
-//     method.
+//	  - Without --by, fit and estimate read again each column the read did not use
+//	    (at most 4, for Parquet only string, boolean and integer ones, on logs up
+//	    to 2 million rows) and name on stderr the first whose values answer at
+//	    clearly different ages: at most 20 values, the values with 200 final
+//	    answers or more holding 90% of them, and medians at least 3 × apart:
+//	    pollfit: note: method separates answers (median wallet 0.791s, card
+//	    7.543s, mobile_money 30.12s, bank_transfer 150.4s (2m30s)): try --by
+//	    method.
 //
-//   - A log without signals or batches is read into such a sketch in one pass,
-//     so each value's sample is its bins either way, split into fitting and
-//     held-out ones by --holdout and --seed as a histogram's (bins thinned
-//     binomially: fit.StudySegments splits each segment itself): fit --by method
-//     --batches=false --json from a gen --model segmented log and from its
-//     sketch print the same document, byte for byte
-//     (cmd/pollfit/sketch_by_test.go). The mixed log above settles in batches
-//     (bank transfers), so fit --by method reads its items, as before, and fits
-//     the bank transfers' batch shape, which its sketch cannot.
+//	  - A log without signals or batches is read into such a sketch in one pass,
+//	    so each value's sample is its bins either way, split into fitting and
+//	    held-out ones by --holdout and --seed as a histogram's (bins thinned
+//	    binomially: fit.StudySegments splits each segment itself): fit --by method
+//	    --batches=false --json from a gen --model segmented log and from its
+//	    sketch print the same document, byte for byte
+//	    (cmd/pollfit/sketch_by_test.go). The mixed log above settles in batches
+//	    (bank transfers), so fit --by method reads its items, as before, and fits
+//	    the bank transfers' batch shape, which its sketch cannot.
 //
 // # Topic: fitting
 //

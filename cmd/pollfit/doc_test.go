@@ -120,12 +120,21 @@ func helpOf(t *testing.T, name string) (usage, summary string) {
 	return strings.TrimPrefix(lines[0], "Usage: "), lines[2]
 }
 
-// topicLines turns a topic's text into doc comment lines: indented lines
-// become a code block.
+// topicLines turns a topic's text into doc comment lines: a paragraph
+// that starts "- " becomes a list item (its lines indented as the
+// item's), other indented lines a code block.
 func topicLines(text string) []string {
 	var out []string
+	item := false
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		if strings.HasPrefix(l, "  ") {
+		switch {
+		case l == "":
+			item = false
+		case strings.HasPrefix(l, "- "):
+			item, l = true, "  - "+l[2:]
+		case item && strings.HasPrefix(l, "  "):
+			l = "    " + strings.TrimLeft(l, " ")
+		case strings.HasPrefix(l, "  "):
 			l = "\t" + l[2:]
 		}
 		out = append(out, l)

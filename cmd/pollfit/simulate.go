@@ -240,6 +240,11 @@ func logAnswers(e *env, path string, maxLine int) ([]time.Duration, error) {
 // puts on the status endpoint.
 func runFleet(e *env, f *simFlags, policies []simulate.Policy) error {
 	fl := simulate.Fleet{Burst: f.burst}
+	for _, c := range [][2]string{{"arrivals-log", f.arrivalsLog}, {"answer-log", f.answerLog}} {
+		if name, v := c[0], c[1]; v != "" { // the crowd's flags: a fleet has a rate and a schedule
+			return usagef("simulate: --%s is for a crowd of clients, not --fleet: give the fleet an --arrivals rate", name)
+		}
+	}
 	if f.arrivals != "all" {
 		r, err := simulate.ParseRate(f.arrivals)
 		if err != nil {
