@@ -292,7 +292,11 @@ func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
 	writeEvalRows(e.stdout, ms)
 	fmt.Fprintln(e.stdout)
 	for _, m := range ms {
-		fmt.Fprintf(e.stdout, "%s: %s\n", m.Name, m.Schedule)
+		if m.Name != m.Schedule { // an unnamed schedule's name is its text already
+			fmt.Fprintf(e.stdout, "%s: %s\n", m.Name, m.Schedule)
+		} else if m.Spread != nil {
+			fmt.Fprintf(e.stdout, "%s:\n", m.Name)
+		}
 		if sp := m.Spread; sp != nil {
 			fmt.Fprintf(e.stdout, "  medians of %d realisations; 10th-90th percentile: lag mean %s-%s, req/item %.2f-%.2f\n",
 				sp.Runs, schedule.FormatAge(sp.LagMean[0]), schedule.FormatAge(sp.LagMean[1]), sp.RequestsPerItem[0], sp.RequestsPerItem[1])
