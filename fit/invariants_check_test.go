@@ -168,6 +168,9 @@ func checkEqualCost(rep invReport, c invCase, comp *Comparison) {
 	}
 	type cl struct{ cost, lag float64 }
 	fits := []cl{{got, comp.Fitted.Lag.Mean}}
+	for _, r := range comp.Bracket { // the fits the comparison read between
+		fits = append(fits, cl{r.RequestsPerItem, r.Lag.Mean})
+	}
 	for _, p := range pts {
 		if !math.IsNaN(p.Fitted.Lag.Mean) {
 			fits = append(fits, cl{p.Fitted.RequestsPerItem, p.Fitted.Lag.Mean})

@@ -25,7 +25,7 @@ import (
 // invSize is the number of logs and the rows of each.
 func invSize() (logs, minRows, maxRows int) {
 	if testenv.Long() {
-		return 200, 150, 450 // about 6 CPU-seconds a log
+		return 40, 150, 450 // about 15 CPU-seconds a log
 	}
 	return 12, 150, 450
 }
