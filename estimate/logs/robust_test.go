@@ -116,7 +116,7 @@ func TestReadQuotesAtMost200Bytes(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"created_at,settled_at\n" + long + ",2026-01-01T00:00:01Z\n", `p.csv:2:1: column created_at: bad epoch number "` + long[:200] + `"...`},
 		{"created_at,settled_at\nx" + long + ",2026-01-01T00:00:01Z\n", `p.csv:2:1: column created_at: bad timestamp "x` + long[:199] + `"... (want RFC 3339`},
-		{"duration,status\n1," + long + "\n", `p.csv:2:2: column status: unknown status "` + long[:200] + `"... (add it`},
+		{"duration,status\n1," + long + "\n", `p.csv:2:2: column status: unknown status "` + long[:200] + `"... (neither`},
 		{"duration\nx" + long + "\n", `p.csv:2:1: column duration: bad duration "x` + long[:199] + `"...`},
 		{"id," + long + "\n1,2\n", "header has: id, " + long[:196] + "...)"},
 	} {
