@@ -81,7 +81,11 @@ const (
 )
 
 // skipWarning summarises skipped rows for Stats.Warnings.
-func skipWarning(skipped map[string]int64) string {
+func skipWarning(skipped map[string]int64) string { return "skipped " + SkippedText(skipped) }
+
+// SkippedText counts rows by reason, the most first: "5000 bad rows
+// (unknown status: 5000)".
+func SkippedText(skipped map[string]int64) string {
 	var total int64
 	keys := make([]string, 0, len(skipped))
 	for k, n := range skipped {
@@ -102,7 +106,7 @@ func skipWarning(skipped map[string]int64) string {
 	if total == 1 {
 		rows = "row"
 	}
-	return fmt.Sprintf("skipped %d bad %s (%s)", total, rows, strings.Join(parts, ", "))
+	return fmt.Sprintf("%d bad %s (%s)", total, rows, strings.Join(parts, ", "))
 }
 
 // quoted is strconv.Quote of at most quote.Max bytes of s.
