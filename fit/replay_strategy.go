@@ -3,6 +3,7 @@ package fit
 import (
 	"context"
 	"fmt"
+	"github.com/pollfit/pollfit/internal/quantile"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -31,7 +32,7 @@ type Spread struct {
 // a schedule of explicit asks shared by every item; the metrics reported
 // are the medians over realisations, with their Spread. The metrics of
 // each realisation are folded into running quantile sketches
-// (backoff.Quantiles: exact up to 1024 runs, within 0.1% beyond), so
+// (quantile.Quantiles: exact up to 1024 runs, within 0.1% beyond), so
 // memory does not grow with runs; MaxStrategyRuns bounds the time.
 //
 // A realisation asks up to the horizon, or when none is given up to its
@@ -99,17 +100,17 @@ func firstAtOrAfter(s *schedule.Schedule, age, fallback time.Duration) time.Dura
 type metricsSpread struct {
 	first                            Metrics
 	n                                int
-	horizon, detected, missed, req   backoff.Quantiles
-	mean, p50, p90, p95, p99, maxLag backoff.Quantiles
-	stuck                            backoff.Quantiles
-	asksBy                           []backoff.Quantiles
+	horizon, detected, missed, req   quantile.Quantiles
+	mean, p50, p90, p95, p99, maxLag quantile.Quantiles
+	stuck                            quantile.Quantiles
+	asksBy                           []quantile.Quantiles
 }
 
 // add folds in a realisation's metrics and its stuck cost.
 func (a *metricsSpread) add(m Metrics, stuck float64) {
 	if a.n == 0 {
 		a.first = m
-		a.asksBy = make([]backoff.Quantiles, len(m.AsksByAges))
+		a.asksBy = make([]quantile.Quantiles, len(m.AsksByAges))
 	}
 	a.n++
 	a.horizon.Add(float64(m.Horizon))
@@ -130,7 +131,7 @@ func (a *metricsSpread) add(m Metrics, stuck float64) {
 
 // medians are the realisations' medians, with their Spread.
 func (a *metricsSpread) medians(name string) Metrics {
-	med := func(q *backoff.Quantiles) float64 { return q.Quantile(0.5) }
+	med := func(q *quantile.Quantiles) float64 { return q.Quantile(0.5) }
 	out := Metrics{
 		Schedule:   name,
 		Items:      a.first.Items,

@@ -3,6 +3,7 @@ package fit
 import (
 	"context"
 	"encoding/json"
+	"github.com/pollfit/pollfit/internal/quantile"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -86,7 +87,7 @@ func TestReplayStrategyFlatMemory(t *testing.T) {
 		a.add(m, 1)
 		lags = append(lags, m.Lag.Mean)
 	}
-	got, want := a.medians("x"), backoff.Summarise(lags)
+	got, want := a.medians("x"), quantile.Summarise(lags)
 	if got.Lag.Mean != want.Median || got.Spread.LagMean != [2]float64{want.P10, want.P90} {
 		t.Errorf("1000 runs: median %g spread %v, want exactly %g [%g %g]", got.Lag.Mean, got.Spread.LagMean, want.Median, want.P10, want.P90)
 	}

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/plot"
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
-	"github.com/pollfit/pollfit/internal/plot"
 	"github.com/pollfit/pollfit/internal/quote"
 	"github.com/spf13/pflag"
 )

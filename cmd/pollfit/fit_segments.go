@@ -8,10 +8,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/report"
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
-	"github.com/pollfit/pollfit/internal/report"
 )
 
 // segmentReport is a fit per segment, for text, JSON and the exports.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/plot"
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/internal/loggen"
-	"github.com/pollfit/pollfit/internal/plot"
 )
 
 func TestWritePlot(t *testing.T) {

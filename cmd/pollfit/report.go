@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/report"
 	"github.com/pollfit/pollfit/fit"
-	"github.com/pollfit/pollfit/internal/report"
 	"github.com/spf13/pflag"
 )
 

@@ -4,12 +4,12 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"github.com/pollfit/pollfit/internal/quantile"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
 
-	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
@@ -223,7 +223,7 @@ func (s *sim) handle(e call) {
 func (s *sim) finish() {
 	s.res.Served = len(s.served)
 	slices.Sort(s.served)
-	sp := backoff.Summarise(s.served)
+	sp := quantile.Summarise(s.served)
 	s.res.TypicalServed = sp.Median
 	s.res.LastServed = math.NaN()
 	if n := len(s.served); n > 0 {

@@ -42,7 +42,7 @@
 // (accepted or refused) in one second [k, k+1) of simulated time; and
 // the numbers of clients served, gave up and unfinished. Summarise gives
 // the median, 10th and 90th percentiles of each over the runs; Repeat
-// folds each run into running quantile sketches (backoff.Quantiles:
+// folds each run into running quantile sketches (quantile.Quantiles:
 // exact up to 1024 runs, within 0.1% beyond), so its memory does not
 // grow with the runs, and stops when its context is done.
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pollfit/pollfit/internal/quantile"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -171,7 +172,7 @@ func (f Fleet) Repeat(ctx context.Context, seed uint64, runs int) (FleetSummary,
 	if err := checkRuns(runs); err != nil {
 		return FleetSummary{}, err
 	}
-	var mean, peak, echo, item backoff.Quantiles
+	var mean, peak, echo, item quantile.Quantiles
 	for i := range runs {
 		l, err := f.load(ctx, rand.New(rand.NewPCG(seed, uint64(i))))
 		if err != nil {

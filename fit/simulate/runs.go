@@ -3,6 +3,7 @@ package simulate
 import (
 	"context"
 	"encoding/json"
+	"github.com/pollfit/pollfit/internal/quantile"
 	"math/rand/v2"
 
 	"github.com/pollfit/pollfit/fit"
@@ -23,7 +24,7 @@ type Summary struct {
 
 // Repeat runs the crowd runs times (1 to MaxRuns); run i draws from a
 // PCG seeded with (seed, i), so a seed repeats the summary. Each run's
-// result is folded into running quantile sketches (backoff.Quantiles:
+// result is folded into running quantile sketches (quantile.Quantiles:
 // exact up to 1024 runs, within 0.1% beyond), so memory does not grow
 // with runs. It stops soon after ctx is done, with ctx's error wrapped.
 func (c Crowd) Repeat(ctx context.Context, seed uint64, runs int) (Summary, error) {
@@ -56,8 +57,8 @@ func Summarise(res []Result) Summary {
 // summary folds results into a sketch a metric.
 type summary struct {
 	runs                                       int
-	last, sent, refused, typical, peak, gaveUp backoff.Quantiles
-	unfinished                                 backoff.Quantiles
+	last, sent, refused, typical, peak, gaveUp quantile.Quantiles
+	unfinished                                 quantile.Quantiles
 }
 
 func (s *summary) add(r Result) {

@@ -3,13 +3,12 @@ package simulate
 import (
 	"context"
 	"errors"
+	"github.com/pollfit/pollfit/internal/quantile"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
 	"time"
-
-	"github.com/pollfit/pollfit/fit/backoff"
 )
 
 // liveHeap is the heap in use after a collection.
@@ -41,7 +40,7 @@ func TestSummaryMemoryFlat(t *testing.T) {
 		large.add(r)
 		keep = append(keep, float64(r.CallsSent))
 	}
-	exact := backoff.Summarise(keep)
+	exact := quantile.Summarise(keep)
 	keep = nil
 	after := liveHeap()
 	if grown := int64(after) - int64(before); grown > 2<<20 {
@@ -49,7 +48,7 @@ func TestSummaryMemoryFlat(t *testing.T) {
 	}
 	got := large.summary()
 	for _, c := range [][2]float64{{got.CallsSent.Median, exact.Median}, {got.CallsSent.P10, exact.P10}, {got.CallsSent.P90, exact.P90}} {
-		if math.Abs(c[0]-c[1]) > backoff.RelativeError*c[1] {
+		if math.Abs(c[0]-c[1]) > quantile.RelativeError*c[1] {
 			t.Errorf("calls sent: sketch %g, exact %g", c[0], c[1])
 		}
 	}

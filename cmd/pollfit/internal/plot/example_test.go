@@ -3,7 +3,7 @@ package plot_test
 import (
 	"fmt"
 
-	"github.com/pollfit/pollfit/internal/plot"
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/plot"
 )
 
 func ExampleFrontier() {

@@ -1,9 +1,46 @@
-package backoff
+// Package quantile holds the quantile summaries the replays and
+// simulations fold their metrics into: Summarise for a slice, and
+// Quantiles, a streaming sketch in memory that does not grow with the
+// stream. It sits below every other package and imports none of them.
+package quantile
 
 import (
 	"math"
 	"slices"
 )
+
+// Spread summarises a metric over random realisations: its median and
+// its 10th and 90th percentiles (R's default type-7 quantiles: linear
+// between order statistics).
+type Spread struct {
+	Median, P10, P90 float64
+}
+
+// Summarise returns the spread of x, ignoring NaNs; all NaN when x has
+// no number.
+func Summarise(x []float64) Spread {
+	s := make([]float64, 0, len(x))
+	for _, v := range x {
+		if !math.IsNaN(v) {
+			s = append(s, v)
+		}
+	}
+	slices.Sort(s)
+	return Spread{Median: quantile7(s, 0.5), P10: quantile7(s, 0.1), P90: quantile7(s, 0.9)}
+}
+
+// quantile7 is the type-7 quantile of sorted s.
+func quantile7(s []float64, p float64) float64 {
+	if len(s) == 0 {
+		return math.NaN()
+	}
+	h := float64(len(s)-1) * p
+	lo := int(math.Floor(h))
+	if lo+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
+}
 
 // Quantiles summarises a stream of numbers for their type-7 quantiles
 // (as Summarise) in memory that does not grow with the stream. Its zero

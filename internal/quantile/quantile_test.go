@@ -1,4 +1,4 @@
-package backoff
+package quantile
 
 import (
 	"math"
@@ -135,5 +135,21 @@ func TestQuantilesWholeNumbers(t *testing.T) {
 	q.Add(0.5) // no longer all whole: read as bins again
 	if got := q.Quantile(0.5); got == math.Round(got) {
 		t.Errorf("median %g still rounded after a fraction", got)
+	}
+}
+
+func TestSummarise(t *testing.T) {
+	// 1..11: type-7 quantiles at h = 10p: 10th → 2, median → 6, 90th → 10.
+	x := []float64{11, 3, 1, 2, 4, 5, 6, 7, 8, 9, 10, math.NaN()}
+	if s := Summarise(x); s != (Spread{Median: 6, P10: 2, P90: 10}) {
+		t.Errorf("Summarise = %+v", s)
+	}
+	// 1..4: h = 0.3, 1.5, 2.7 → 1.3, 2.5, 3.7.
+	s := Summarise([]float64{4, 3, 2, 1})
+	if math.Abs(s.P10-1.3) > 1e-12 || s.Median != 2.5 || math.Abs(s.P90-3.7) > 1e-12 {
+		t.Errorf("Summarise(1..4) = %+v", s)
+	}
+	if s := Summarise(nil); !math.IsNaN(s.Median) {
+		t.Errorf("Summarise(nil) = %+v", s)
 	}
 }

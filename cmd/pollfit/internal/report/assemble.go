@@ -5,10 +5,10 @@ import (
 	"math"
 	"strings"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/plot"
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
-	"github.com/pollfit/pollfit/internal/plot"
 )
 
 // assemble writes the facts, the metrics and the pictures.

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/plot"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
-	"github.com/pollfit/pollfit/internal/plot"
 )
 
 // Report is everything one report shows, in order.
