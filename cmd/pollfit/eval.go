@@ -20,10 +20,10 @@ func init() {
 	register(&command{
 		name:    "eval",
 		summary: "replay settle-time logs under one or more schedules",
-		usage:   "pollfit eval --schedule [NAME=]SPEC... [--asks-by 30s,2m,15m] [--horizon D] [--by COLUMN] [--json] LOG...",
+		usage:   "pollfit eval --schedule [NAME=]SPEC... [--count-asks-by 30s,2m,15m] [--horizon D] [--by COLUMN] [--json] LOG...",
 		example: `  pollfit eval --schedule before='at 0s 3s 8s 16s 29s, 15s until 2m, 30s' \
                --schedule now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' \
-               --asks-by 30s,2m,15m testdata/payments.csv
+               --count-asks-by 30s,2m,15m testdata/payments.csv
 
 An item whose answer comes at age t is seen by the first ask at an age ≥ t;
 its lag is the difference and it costs every ask up to that one. A pending
@@ -47,7 +47,10 @@ holding either or an exported JSON document; fit and frontier --baseline,
 simulate --strategy and export --schedule read SPEC alike.`,
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			specs := fs.StringArrayP("schedule", "s", nil, "schedule to replay, [NAME=]SPEC: a schedule, a retry strategy or @FILE (repeatable)")
-			asksBy := fs.String("asks-by", "30s,2m,15m", "ages at which to count asks for an item that never settles")
+			asksBy := fs.String("count-asks-by", "30s,2m,15m", "ages at which to count the asks to an item that never settles")
+			oldAsksBy := fs.String("asks-by", "", "")
+			asksByAlias := renamed{"eval", "asks-by", "count-asks-by"}
+			asksByAlias.hide(fs)
 			horizon := fs.String("horizon", "", "give-up age: stop asking at this age (default: the end of a stopping schedule; for one that never stops, the nice age by which 99% of the log's answers land)")
 			asJSON := fs.Bool("json", false, "print JSON")
 			seed := fs.Uint64("jitter-seed", 1, "seed of the draws of a strategy with jitter (fit's --seed is the hold-out split)")
@@ -74,6 +77,11 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				} else if old {
 					*seed = *oldSeed
 				}
+				if old, err := asksByAlias.useOld(e, fs); err != nil {
+					return err
+				} else if old {
+					*asksBy = *oldAsksBy
+				}
 				if len(args) == 0 {
 					return usagef("eval: give at least one LOG")
 				}
@@ -83,7 +91,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				opt := fit.ReplayOptions{}
 				var err error
 				if opt.AsksBy, err = parseDurationList(*asksBy); err != nil {
-					return usagef("eval: --asks-by: %v", err)
+					return usagef("eval: --count-asks-by: %v", err)
 				}
 				if *horizon != "" {
 					if opt.Horizon, err = schedule.ParseDuration(*horizon); err != nil || opt.Horizon <= 0 {
