@@ -46,6 +46,9 @@ func (r *readFlags) byHint(ctx context.Context, args []string, st logs.Stats) st
 	if err != nil {
 		return ""
 	}
+	// A column named like a status is read first, so that its hint is
+	// not missed behind another column's.
+	slices.SortStableFunc(cols, func(a, b string) int { return cmp.Compare(statusLike(b), statusLike(a)) })
 	for _, c := range cols[:min(len(cols), hintColumns)] {
 		if h := columnHint(ctx, args, opt, c); h != "" {
 			return h
@@ -54,23 +57,42 @@ func (r *readFlags) byHint(ctx context.Context, args []string, st logs.Stats) st
 	return ""
 }
 
+// statusLike is 1 for a column name that reads like a status, else 0.
+func statusLike(col string) int {
+	c := strings.ToLower(col)
+	if strings.Contains(c, "status") || strings.Contains(c, "state") || strings.Contains(c, "outcome") {
+		return 1
+	}
+	return 0
+}
+
 // columnHint reads column col and says how it separates the answers, or
 // "" when it does not (see the rule above).
 func columnHint(ctx context.Context, args []string, opt logs.Options, col string) string {
 	opt.By, opt.SkipBad, opt.Progress = col, true, nil
 	var ages [][]float64
 	var values []string
+	var rows []int
 	_, err := logs.EachByContext(ctx, args, opt, func(it estimate.Item, _ float64, seg int, v string) {
 		if seg == len(values) {
 			values = append(values, v)
 			ages = append(ages, nil)
+			rows = append(rows, 0)
 		}
-		if it.Status.Final() && len(values) <= hintMaxValues {
-			ages[seg] = append(ages[seg], it.Age)
+		if len(values) <= hintMaxValues {
+			rows[seg]++
+			if it.Status.Final() {
+				ages[seg] = append(ages[seg], it.Age)
+			}
 		}
 	})
 	if err != nil || len(values) < 2 || len(values) > hintMaxValues {
 		return ""
+	}
+	if opt.StatusCol == "" {
+		if h := statusHint(col, values, rows, opt); h != "" {
+			return h
+		}
 	}
 	type med struct {
 		v string
@@ -102,4 +124,39 @@ func columnHint(ctx context.Context, args []string, opt logs.Options, col string
 		parts = append(parts, segmentName(m.v)+" "+schedule.FormatAge(m.m))
 	}
 	return fmt.Sprintf("%s separates answers (median %s): try --by %s", col, strings.Join(parts, ", "), col)
+}
+
+// statusHint says that col holds status words, when the values known as
+// status words (the defaults and the options' own) cover at least half
+// of the rows; it names the values that are not known, which need
+// --pending-status or --final-status. "" otherwise.
+func statusHint(col string, values []string, rows []int, opt logs.Options) string {
+	words := estimate.NewStatusWords(opt.FinalStatus, opt.PendingStatus)
+	known, total := 0, 0
+	var knownVals, unknown []string
+	for i, v := range values {
+		total += rows[i]
+		if _, ok := words.Lookup([]byte(v)); ok {
+			known += rows[i]
+			knownVals = append(knownVals, v)
+		} else {
+			unknown = append(unknown, v)
+		}
+	}
+	if 2*known < total {
+		return ""
+	}
+	h := fmt.Sprintf("column %s holds status words (%s): read it with --status-col %s to take each row's outcome from it (without, a row is pending only when it has no settle time)", col, listSome(knownVals), col)
+	if len(unknown) > 0 {
+		h += fmt.Sprintf("; its other values (%s) need --pending-status or --final-status", listSome(unknown))
+	}
+	return h
+}
+
+// listSome joins up to four values, then "…".
+func listSome(vs []string) string {
+	if len(vs) > 4 {
+		return strings.Join(vs[:4], ", ") + ", …"
+	}
+	return strings.Join(vs, ", ")
 }
