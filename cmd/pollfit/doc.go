@@ -372,7 +372,7 @@
 //	| interval or aligned period in the schedule language | at least 1 ms (`schedule.MinPeriod`); aligned asks are counted arithmetically, never one by one |
 //	| any duration or age (DSL, flags, model specs, logs) | at most 100 years (`schedule.MaxAge`, `estimate.MaxAge`) |
 //	| schedule text | 256 KiB; aligned clauses at most 65536 offset combinations (Π(offsets+1)) |
-//	| `simulate --runs`, `eval --runs` (jitter) | 10 000 000, a guard on time only: each run's figures are folded into running quantile sketches (`backoff.Quantiles`: exact up to 1024 runs, within 0.1% of the value beyond, 4096 bins at most), so memory is flat in the runs (`eval --runs 100000` on a 2,000-row log: 52 MB, against 610 MB when the runs were kept) |
+//	| `simulate --runs`, `eval --runs` (jitter) | 10 000 000, a guard on time only: each run's figures are folded into running quantile sketches (`quantile.Quantiles`: exact up to 1024 runs, within 0.1% of the value beyond, 4096 bins at most), so memory is flat in the runs (`eval --runs 100000` on a 2,000-row log: 52 MB, against 610 MB when the runs were kept) |
 //	| `simulate --clients` | 1 000 000; a fleet at most 10 million items and a 31-day span |
 //	| `gen --rows` | 10 million |
 //	| CSV line | 1 MiB, `--max-line` to raise |
