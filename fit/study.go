@@ -72,6 +72,13 @@ type StudyOptions struct {
 	// GRPCClient names the client whose retry timing the "grpc" family
 	// models, one of backoff.GRPCClients ("" for go).
 	GRPCClient string
+	// NoLimit, when set, says why the limit cannot be computed on the
+	// sample (its ages are spread over interval-censored answers, so
+	// hindsight on them would only be hindsight on the assumed density):
+	// the study then leaves Limit unmeasured (NaN figures, name
+	// "limit") with NoLimit as its LimitNote, and a frontier's limit
+	// column is NaN.
+	NoLimit string
 	// Progress, when set, is told each stage of the work as it starts
 	// ("fitting", "the limit", ..., "budget 3 of 20" in a frontier), from
 	// the calling goroutine.
@@ -283,7 +290,9 @@ func (st *study) run() (*StudyResult, error) {
 	if err := st.stopped("limit"); err != nil {
 		return nil, err
 	}
-	if err := st.limit(); err != nil {
+	if st.opt.NoLimit != "" {
+		r.Limit, r.LimitNote = noLimitRow(), st.opt.NoLimit
+	} else if err := st.limit(); err != nil {
 		return nil, fmt.Errorf("limit: %w", err)
 	}
 	st.stage("the baselines")

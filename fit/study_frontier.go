@@ -125,12 +125,12 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 			first, free = 0, true
 		}
 	}
-	lim, err := hindsight(fam.p.l, fam.cands, first, free, st.opt.Objective, b)
-	if err == nil {
-		fp.Limit = lim.prediction()
-		fp.Limit.RequestsPerItem = b
-	} else {
-		fp.Limit = nanPrediction()
+	fp.Limit = nanPrediction()
+	if st.opt.NoLimit == "" {
+		if lim, err := hindsight(fam.p.l, fam.cands, first, free, st.opt.Objective, b); err == nil {
+			fp.Limit = lim.prediction()
+			fp.Limit.RequestsPerItem = b
+		}
 	}
 	fp.Fixed, fp.FixedInterval = fam.fixed.within(b, cap, st.opt.Seed, true)
 	fp.Backoff, fp.BackoffBase = fam.backoff.within(b, cap, st.opt.Seed, true)

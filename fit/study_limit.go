@@ -330,3 +330,11 @@ func (x mixed) lagStats(st *study, end float64) LagStats {
 	}
 	return weightedLagStats(lags, ws)
 }
+
+// noLimitRow is the limit row of a study that cannot compute it
+// (StudyOptions.NoLimit): named "limit", every figure NaN.
+func noLimitRow() Row {
+	n := math.NaN()
+	m := Metrics{Name: "limit", Lag: LagStats{n, n, n, n, n, n}, RequestsPerItem: n, Detected: n, Missed: n}
+	return RowOf(m, n)
+}

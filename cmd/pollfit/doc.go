@@ -424,6 +424,21 @@
 // A row with a settle time whose status is a pending word is pending: its
 // settle time is not an answer.
 //
+// A poller's own log (one row per ask: id, created_at, asked_at, status; or
+// one row per item: created_at, last_pending_at, first_final_at, status) and
+// a latency metric (a Prometheus histogram, an OpenTelemetry exponential
+// histogram; --pending N or --never SHARE for the items that never answered)
+// know each answer only to lie in an interval. estimate, eval, fit, frontier
+// and report take them: each such item is spread over 8 ages at the quantiles
+// of the smoothed Turnbull density within its interval, so its lag and
+// requests are expected figures (the output says how many items have them;
+// the rest are exact), and eval of the poller's own schedule counts exactly
+// the asks it logged. The limit, hindsight on ages the log does not have, is
+// not shown. pollfit sketch of such input keeps these items in an interval
+// part beside the bins (by the bins of their ends, with the sums of the
+// ends; file version 3, CSV only), which merges and which every command
+// reads as it reads the input itself.
+//
 // Pre-aggregated histograms (--histogram, rows lo_s,hi_s,final,pending) let a
 // warehouse summarise billions of rows where they live.
 //
@@ -450,8 +465,8 @@
 // hashes of a month are the least among its days'), and a part of at most
 // 32,768 distinct rows keeps them all; the file gains about 50 bytes a sampled
 // row, 3.3 MB at most (--sample 0 for none); a Parquet sketch keeps the bins
-// only, and the file format (version 2, which adds the segment column; version
-// 1 files still read) is in go doc github.com/pollfit/pollfit/estimate
+// only, and the file format (version 2, which adds the segment column, 3 with
+// an interval part; version 1 files still read) is in go doc github.com/pollfit/pollfit/estimate
 // WriteSketch, the Parquet one in go doc
 // github.com/pollfit/pollfit/estimate/logs WriteParquetSketch. Given a raw
 // log, fit, eval, frontier and report work from a sketch made in the same

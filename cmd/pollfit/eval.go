@@ -61,6 +61,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 			plotPath := addPlotFlag(fs)
 			force := fs.Bool("force", false, "overwrite an existing --plot file")
 			rf := addReadFlags(fs)
+			rf.iv = addIntervalReadFlags(fs)
 			bf := addByFlag(fs, false)
 			return func(e *env, args []string) error {
 				if len(*specs) == 0 {
@@ -110,11 +111,12 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				var segs []fit.Segment
 				var smp fit.Sample
 				var stats logs.Stats
+				var notes []string // on interval-censored input
 				if bf.by != "" {
 					segs, stats, err = rf.readSegments(e, args, segRead{by: bf.by, cmd: "eval"})
 					smp = joinSegments(segs)
 				} else {
-					smp, stats, err = rf.evalInput(e, args, evalNeeds(named, *plotPath != ""))
+					smp, stats, notes, err = rf.evalInput(e, args, evalNeeds(named, *plotPath != ""))
 				}
 				if err != nil {
 					return err
@@ -140,7 +142,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				if *asJSON {
 					return printEvalJSON(e, opt.Horizon, rows)
 				}
-				printEvalTable(e, rows, stats, giveUp)
+				printEvalTable(e, rows, stats, giveUp, notes)
 				return nil
 			}
 		},
@@ -172,15 +174,22 @@ func evalNeeds(named []namedSchedule, withPlot bool) itemNeeds {
 // evalInput reads eval's input: sketches as they are, raw logs into a
 // sketch holding nothing out (its bins, or its item sample when n needs
 // it), or into items when n needs every row.
-func (r *readFlags) evalInput(e *env, args []string, n itemNeeds) (fit.Sample, logs.Stats, error) {
+func (r *readFlags) evalInput(e *env, args []string, n itemNeeds) (fit.Sample, logs.Stats, []string, error) {
+	if smp, st, notes, ok, err := r.intervalEvalInput(args); ok {
+		return smp, st, notes, err
+	}
 	var in logInput
 	var err error
+	var notes []string
 	if isSketchFile(args[0]) {
 		in, err = r.sketchInput(e, args, n)
+		if err == nil && in.sketch.HasIntervals() {
+			notes = []string{sketchExpected(in.sketch)}
+		}
 	} else {
 		in, err = r.readLogInput(e, args, n, 0, 1)
 	}
-	return in.smp, in.stats, err
+	return in.smp, in.stats, notes, err
 }
 
 // neverStops reports whether any schedule never stops: those give up at
@@ -287,12 +296,15 @@ func printEvalJSON(e *env, horizon time.Duration, ms []fit.Row) error {
 	return enc.Encode(out)
 }
 
-func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
+func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp, notes []string) {
 	fmt.Fprintf(e.stdout, "%d items: %d final, %d pending", stats.Final+stats.Pending, stats.Final, stats.Pending)
 	if n := skippedTotal(stats); n > 0 {
 		fmt.Fprintf(e.stdout, ", %d rows skipped", n)
 	}
 	fmt.Fprintln(e.stdout)
+	for _, n := range notes {
+		fmt.Fprintf(e.stdout, "note: %s\n", n)
+	}
 	if g != nil {
 		fmt.Fprintf(e.stdout, "a schedule that never stops gives up at %s (%s; --horizon to change)\n", schedule.FormatDuration(g.Age), g.Reason)
 	}

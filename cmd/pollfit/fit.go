@@ -318,6 +318,7 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	itemsPath := fs.String("plot-items", "", "also draw thirty held-out items under the fitted schedule and the first baseline to this file, .svg or .png")
 	force := fs.Bool("force", false, "overwrite an existing --plot or --plot-items file")
 	rf := addReadFlags(fs)
+	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
 		grpc := strings.EqualFold(*format, "grpc")
@@ -380,6 +381,8 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 func inputSource(args []string, in logInput) string {
 	names := strings.Join(args, ", ")
 	switch {
+	case in.intervals != "":
+		return in.intervals
 	case in.sampled != "":
 		return fmt.Sprintf("%s (%d items, %s)", names, in.stats.Items, sampleSource(in))
 	case in.sketch != nil && in.fromLog:

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"math"
 
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -34,7 +35,7 @@ type fitJSON struct {
 	Budget      budgetJSON       `json:"budget"`
 	StuckCap    stuckJSON        `json:"stuck_cap"`
 	Fitted      fit.Row          `json:"fitted"`
-	Limit       fit.Row          `json:"limit"`
+	Limit       *fit.Row         `json:"limit"` // null where not computed (interval-censored input)
 	LimitNote   string           `json:"limit_note"`
 	ExactFit    *fit.Row         `json:"exact_fit,omitempty"`
 	Continuous  *fit.Row         `json:"continuous,omitempty"`
@@ -124,7 +125,7 @@ type holdoutJSON struct {
 func (r *fitReport) writeJSON(w io.Writer) error {
 	res := r.res
 	out := fitJSON{Decision: newDecisionJSON(res.Decision), Schedule: schedule.Format(res.Schedule), Budget: newBudgetJSON(res.Budget, res.Objective, res.BudgetFrom),
-		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: res.Limit, LimitNote: res.LimitNote,
+		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: limitJSON(res), LimitNote: res.LimitNote,
 		ExactFit: res.ExactFit, Continuous: res.Continuous, Baselines: []fit.Row{}, AtCost: []fit.Row{}, Comparisons: []comparisonJSON{},
 		Notes: append([]string{}, res.Notes...)}
 	out.GiveUp = giveUpJSON{Reason: res.GiveUp.Reason, Never: res.Never}
@@ -244,4 +245,14 @@ func newShapesJSON(f *fit.Shapes) *shapesJSON {
 	}
 	out.Deadline, out.Batch = shape(f.Deadline), shape(f.Batch)
 	return out
+}
+
+// limitJSON is the limit row, nil where the study could not compute it
+// (StudyOptions.NoLimit: its figures are NaN, which JSON cannot hold).
+func limitJSON(res *fit.StudyResult) *fit.Row {
+	if math.IsNaN(res.Limit.RequestsPerItem) {
+		return nil
+	}
+	l := res.Limit
+	return &l
 }

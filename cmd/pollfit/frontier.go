@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -59,6 +61,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	plotPath := addPlotFlag(fs)
 	force := fs.Bool("force", false, "overwrite an existing --plot file")
 	rf := addReadFlags(fs)
+	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, false)
 	return func(e *env, args []string) error {
 		if err := checkPlots(*force, *plotPath); err != nil {
@@ -119,6 +122,9 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			return writeFrontierCSV(e.stdout, pts, base)
 		}
 		writeFrontierText(e.stdout, pts, base, opt.Segments)
+		if opt.NoLimit != "" {
+			fmt.Fprintf(e.stdout, "\n%s\n", opt.NoLimit)
+		}
 		return nil
 	}
 }
@@ -147,6 +153,9 @@ func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *
 		return fit.Sample{}, nil, nil, usagef("frontier: give LOG files or --model")
 	}
 	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines), v.splitGiven())
+	if in.intervals != "" {
+		in.notes = append([]string{"input: " + in.intervals}, in.notes...)
+	}
 	return in.smp, nil, in.notes, err
 }
 
@@ -200,14 +209,21 @@ func trimSpace(s string) string {
 
 func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "req/item\tlimit (by age)\tfitted (%d clauses)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
+	limits := slices.ContainsFunc(pts, func(p fit.FrontierPoint) bool { return !math.IsNaN(p.Limit.Lag.Mean) })
+	limitCol := func(s string) string { // no column where no limit was computed (interval-censored input)
+		if !limits {
+			return ""
+		}
+		return s + "\t"
+	}
+	fmt.Fprintf(tw, "req/item\t%sfitted (%d clauses)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", limitCol("limit (by age)"), k)
 	var knee *fit.FrontierPoint
 	for i, p := range pts {
 		mark := ""
 		if p.Knee {
 			mark, knee = " knee", &pts[i]
 		}
-		fmt.Fprintf(tw, "%.3g%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, mark, schedule.FormatAge(p.Limit.Lag.Mean), schedule.FormatAge(p.Fitted.Lag.Mean), schedule.FormatAge(p.Gain),
+		fmt.Fprintf(tw, "%.3g%s\t%s%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, mark, limitCol(schedule.FormatAge(p.Limit.Lag.Mean)), schedule.FormatAge(p.Fitted.Lag.Mean), schedule.FormatAge(p.Gain),
 			schedule.FormatAge(p.Fixed.Lag.Mean), schedule.FormatAge(p.FixedInterval), schedule.FormatAge(p.Backoff.Lag.Mean), schedule.FormatAge(p.BackoffBase), schedule.FormatAge(p.Jitter.Lag.Mean), schedule.FormatAge(p.JitterBase))
 	}
 	tw.Flush()

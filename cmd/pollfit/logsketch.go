@@ -151,6 +151,9 @@ type logInput struct {
 	// notes say what the input could not serve (shapes not looked for),
 	// for the study's notes.
 	notes []string
+	// intervals describes interval-censored input (a poller log, a
+	// metric), spread into smp; "" for any other.
+	intervals string
 }
 
 // readLogInput reads raw logs (not sketch files) for a command that

@@ -25,7 +25,8 @@ type readFlags struct {
 	observedAt                                 string
 	skipBad, histogram, quiet                  bool
 	maxLine                                    int
-	noHint                                     bool // --by given: no --by hint
+	noHint                                     bool           // --by given: no --by hint
+	iv                                         *intervalFlags // poller logs and metrics, where the command takes them
 }
 
 // addReadFlags registers the log-reading flags on fs.
@@ -251,6 +252,9 @@ func sketchStats(s *estimate.Sketch, files []string) logs.Stats {
 // sketch's split was made when it was written: with givenSplit (--holdout
 // or --seed given) it must be the one opt asks for.
 func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n itemNeeds, givenSplit bool) (logInput, error) {
+	if in, ok, err := r.intervalStudyInput(args, opt); ok {
+		return in, err
+	}
 	sk, ok, err := r.readSketchFiles(e, args)
 	switch {
 	case err != nil:
@@ -258,7 +262,7 @@ func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n i
 	case ok && givenSplit && (sk.Holdout != opt.Holdout || sk.Seed != opt.Seed):
 		return logInput{}, usagef("the sketches split %g (seed %d), not --holdout %g --seed %d: a sketch keeps the split it was written with; leave out --holdout and --seed, or sketch the log again with them", sk.Holdout, sk.Seed, opt.Holdout, opt.Seed)
 	case ok:
-		in := logInput{stats: sketchStats(sk, args), sketch: sk}
+		in := logInput{stats: sketchStats(sk, args), sketch: sk, intervals: sketchIntervalsText(sk, args)}
 		var note string
 		if in.sampled, note, err = r.sketchNeeds(sk, n, args); err != nil {
 			return logInput{}, err
@@ -282,6 +286,9 @@ func (r *readFlags) studyInput(e *env, args []string, opt *fit.StudyOptions, n i
 func useSketch(s *estimate.Sketch, opt *fit.StudyOptions, sampled bool) fit.Sample {
 	fitOn, heldOut := partSample(s, &s.Fit, sampled), partSample(s, &s.HeldOut, sampled)
 	opt.HeldOut, opt.Holdout, opt.Seed = &heldOut, s.Holdout, s.Seed
+	if s.HasIntervals() {
+		opt.NoLimit = intervalLimitNote
+	}
 	switch {
 	case s.Holdout == 0:
 		opt.HeldOut = &fitOn // nothing held out: measured on the fitting part

@@ -54,6 +54,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	out := fs.StringP("output", "o", "", "output HTML file (default stdout)")
 	force := fs.Bool("force", false, "overwrite an existing output file")
 	rf := addReadFlags(fs)
+	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
 		if ff.model != "" {

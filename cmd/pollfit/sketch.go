@@ -72,6 +72,7 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.DurationVar(&ff.timeout, "query-timeout", defaultQueryTimeout, "with --from: the query's statement_timeout; the server is asked to cancel it after this long")
 	sample := fs.Int("sample", estimate.DefaultSample, "most rows of each part's item sample (0: none)")
 	rf := addReadFlags(fs)
+	rf.iv = addIntervalReadFlags(fs)
 	return func(e *env, args []string) error {
 		if err := checkOutput(*out, *force); err != nil { // before the work
 			return err
@@ -98,9 +99,9 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if *sample < 0 || *sample > estimate.MaxSample {
 			return usagef("sketch: --sample %d: want 0 to %d rows", *sample, estimate.MaxSample)
 		}
-		var s *estimate.Sketch
-		var err error
+		s, ok, err := rf.intervalSketchOf(e, args, *by, *holdout, *seed)
 		switch {
+		case ok:
 		case isSketchFile(args[0]):
 			s, err = mergeSketchFiles(args, *by)
 			if err == nil {
