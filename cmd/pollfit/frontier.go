@@ -200,7 +200,7 @@ func trimSpace(s string) string {
 
 func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "req/item\tlimit (by age)\tfitted (%d clauses)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
+	fmt.Fprintf(tw, "req/item\t%s\tfitted (%d clauses)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", fit.FrontierLimitLabel(pts), k)
 	var knee *fit.FrontierPoint
 	for i, p := range pts {
 		mark := ""
