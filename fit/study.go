@@ -316,14 +316,15 @@ func (st *study) stage(name string) {
 	}
 }
 
-// answered is the share of all items with a final answer by age t, and
-// its limit: from the model, or the Kaplan–Meier estimate of the fitting
-// items.
-func (st *study) answered() (func(t float64) float64, float64) {
+// answered is the share of all items with a final answer by age t, its
+// limit, and whose answers they are: from the model, or the
+// Kaplan–Meier estimate of the fitting items (the give-up age is chosen
+// without the held-out items).
+func (st *study) answered() (func(t float64) float64, float64, string) {
 	if st.model != nil {
-		return st.model.CDF, st.model.CDF(math.MaxFloat64)
+		return st.model.CDF, st.model.CDF(math.MaxFloat64), "the model"
 	}
-	return func(t float64) float64 { return 1 - st.km.At(t) }, 1 - st.km.Never()
+	return func(t float64) float64 { return 1 - st.km.At(t) }, 1 - st.km.Never(), "the fitting items"
 }
 
 // giveUp fixes the give-up age.
@@ -348,13 +349,13 @@ func (st *study) giveUp() error {
 		r.GiveUp = GiveUp{Age: o.Horizon, Reason: "the horizon given"}
 		st.horizon = o.Horizon
 	default:
-		ans, total := st.answered()
-		g := DefaultGiveUp(ans, total, o.GiveUpShare)
+		ans, total, of := st.answered()
+		g := DefaultGiveUp(ans, total, o.GiveUpShare, of)
 		r.GiveUp = capGiveUp(g, o.Baselines, ans, total)
 		st.horizon = r.GiveUp.Age
 	}
-	if ans, total := st.answered(); total > 0 && r.GiveUp.Share == 0 {
-		r.GiveUp.Share = ans(r.GiveUp.Age.Seconds()) / total
+	if ans, total, of := st.answered(); total > 0 && r.GiveUp.Share == 0 {
+		r.GiveUp.Share, r.GiveUp.Of = ans(r.GiveUp.Age.Seconds())/total, of
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // StudyFrontier sweeps requests-per-item budgets through Study's
@@ -119,6 +121,14 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 		}
 		fp.Fitted, fp.Schedule = row.prediction(), res.Schedule.String()
 	}
+	scheds := []*schedule.Schedule{}
+	if res != nil && err == nil {
+		scheds = append(scheds, res.Schedule)
+	}
+	for _, bl := range st.opt.Baselines {
+		scheds = append(scheds, bl.Schedule)
+	}
+	fp.LimitName = LimitLabel(BudgetRequests, false, scheds...)
 	first, free := fam.p.first, false
 	for _, bl := range st.opt.Baselines {
 		if a, ok := bl.Schedule.Timeline().Next(0); !ok || a != st.opt.FirstAsk {

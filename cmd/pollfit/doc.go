@@ -200,6 +200,18 @@
 //	    its fitting items follows the one schedule, marked * with a footnote; its
 //	    cost comes out of the budget first.
 //
+//	  - fit --by opens with each method's decision, the sentence fit opens with:
+//	    "method card: shipping fitted vs prod: 12.0% fewer requests [..] and 8.1%
+//	    less mean lag [..]", against its first baseline on its held-out items, or
+//	    without one against the one schedule; --json's decisions and report --by's
+//	    summary, which opens with them, print the same (fit.SegmentFit.Decision).
+//	    --baseline NAME=SPEC is every method's baseline; --baseline
+//	    card:prod='2s until 1m, 10s until 10m' is card's own, compared before
+//	    every method's (a value with other characters quoted as -f dsl quotes it:
+//	    '"bank transfer":prod=...'). Without --requests-per-item the budget is
+//	    what the first baseline for every method spends, so baselines of single
+//	    methods alone need one.
+//
 //	  - -f dsl prints VALUE: SCHEDULE lines, then *:  and the one schedule for any
 //	    other value; -f go a Segments value (Values map[string]Schedule, Fallback)
 //	    whose For(value) returns the value's schedule or the fallback; -f js and

@@ -123,7 +123,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				}
 				var giveUp *fit.GiveUp
 				if opt.Horizon == 0 && neverStops(named) {
-					g := fit.SampleGiveUp(smp, 0)
+					g := fit.SampleGiveUp(smp, 0, "the log")
 					giveUp, opt.Horizon = &g, g.Age
 				}
 				ms, err := replayAll(e.context(), named, smp, opt, *horizon != "", *seed, *runs)

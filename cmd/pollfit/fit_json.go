@@ -13,7 +13,7 @@ import (
 //
 //	{"decision": {"against", "requests_change", "requests_change_ci", "lag_change", "lag_change_ci", "sentence"} (null without a baseline),
 //	 "schedule": "<DSL>",
-//	 "give_up": {"age_s", "share", "reason", "never"},
+//	 "give_up": {"age_s", "share", "share_of", "reason", "never"},
 //	 "budget": {"objective", "requests_per_item" | "asks_by" | "max_attempts" | "price", "from_baseline"},
 //	 "stuck_cap": {"asks", "reason"},
 //	 "fitted": <row>, "limit": <row>, "limit_note": "...",
@@ -59,6 +59,7 @@ type smoothingJSON struct {
 type giveUpJSON struct {
 	Age    *float64 `json:"age_s"`
 	Share  *float64 `json:"share"`
+	Of     string   `json:"share_of"`
 	Reason string   `json:"reason"`
 	Never  bool     `json:"never"`
 }
@@ -128,7 +129,7 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: limitJSON(res), LimitNote: res.LimitNote,
 		ExactFit: res.ExactFit, Continuous: res.Continuous, Baselines: []fit.Row{}, AtCost: []fit.Row{}, Comparisons: []comparisonJSON{},
 		Notes: append([]string{}, res.Notes...)}
-	out.GiveUp = giveUpJSON{Reason: res.GiveUp.Reason, Never: res.Never}
+	out.GiveUp = giveUpJSON{Reason: res.GiveUp.Reason, Of: res.GiveUp.Of, Never: res.Never}
 	if !res.Never {
 		out.GiveUp.Age, out.GiveUp.Share = fit.JSONNumber(res.GiveUp.Age.Seconds()), fit.JSONNumber(res.GiveUp.Share)
 	}
