@@ -245,3 +245,29 @@ func addCandidate(out [][]time.Duration, c []time.Duration) [][]time.Duration {
 	}
 	return append(out, c)
 }
+
+// grafted is one candidate shape's graft: the joined schedule (nil when
+// none fitted) and it replayed.
+type grafted struct {
+	s *schedule.Schedule
+	m Metrics
+}
+
+// graftAll runs the grafts of n candidate shapes at once, as leaves
+// (each reads the shaper and fits a copy of the items of its own), and
+// returns them in order, or the first candidate's error by order: what
+// a loop over them in order would find.
+func (sh *shaper) graftAll(n int, graft func(i int) (*schedule.Schedule, Metrics, error)) ([]grafted, error) {
+	out := make([]grafted, n)
+	err := parallel(n, func(i int) error {
+		var err error
+		leaf(func() {
+			var s *schedule.Schedule
+			var m Metrics
+			s, m, err = graft(i)
+			out[i] = grafted{s, m}
+		})
+		return err
+	})
+	return out, err
+}
