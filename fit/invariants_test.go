@@ -27,7 +27,7 @@ func invSize() (logs, minRows, maxRows int) {
 	if testenv.Long() {
 		return 40, 150, 450 // about 15 CPU-seconds a log
 	}
-	return 12, 150, 450
+	return 4, 150, 450
 }
 
 func TestInvariants(t *testing.T) {
