@@ -49,10 +49,10 @@ func TestGRPC(t *testing.T) {
 	}{
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Kind = backoff.Constant }, "not constant"},
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Jitter = backoff.Jitter{Kind: backoff.Full} },
-			"grpc-go waits cap × U(0.8, 1.2) before a retry, not jitter=full: give jitter=grpc, or --grpc-client node"},
+			"grpc-go waits cap × U(0.8, 1.2) before a retry, not jitter=full: give jitter=grpc, or Client node"},
 		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "java" }, ""},
 		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "node" },
-			"grpc-node (@grpc/grpc-js) waits U(0, cap) before a retry, not jitter=grpc: give jitter=full, or --grpc-client go or java"},
+			"grpc-node (@grpc/grpc-js) waits U(0, cap) before a retry, not jitter=grpc: give jitter=full, or Client go or java"},
 		{func(b *backoff.Backoff, o *GRPCOptions) {
 			o.Client, b.Jitter = "node", backoff.Jitter{Kind: backoff.Full}
 		}, ""},

@@ -26,7 +26,7 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 		}
 		m, err := ReplaySample(s.Shared.Schedule, trains[i], ReplayOptions{Horizon: sharedHorizon(s.Shared)})
 		if err != nil {
-			return fmt.Errorf("segment %q: %v", f.Value, err)
+			return fmt.Errorf("segment %q: %w", f.Value, err)
 		}
 		f.Budget = m.RequestsPerItem
 		fixed += f.Items * m.RequestsPerItem
@@ -36,7 +36,7 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 	}
 	left := (s.Budget*total - fixed) / big
 	if left <= 0 {
-		return fmt.Errorf("the segments under %d final answers spend the whole budget on the shared schedule: raise --requests-per-item or lower the minimum", s.MinFinal)
+		return infeasible(fmt.Sprintf("the segments under %d final answers spend the whole budget on the shared schedule", s.MinFinal), "raise Budget.RequestsPerItem or lower the minimum (MinFinal)", "Budget.RequestsPerItem", "MinFinal")
 	}
 	curves := make([][]CostLag, len(idx))
 	w := make([]float64, len(idx))
@@ -44,7 +44,7 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 		i := idx[k]
 		c, err := segmentCurve(ctx, trains[i], tests[i], opt.StudyOptions, budgetGrid(left))
 		if err != nil {
-			return fmt.Errorf("segment %q: %v", s.Segments[i].Value, err)
+			return fmt.Errorf("segment %q: %w", s.Segments[i].Value, err)
 		}
 		curves[k], w[k] = c, s.Segments[i].Items
 		return nil
@@ -126,7 +126,7 @@ func segmentCurve(ctx context.Context, train, test Sample, opt StudyOptions, bud
 		out = append(out, CostLag{Cost: m.RequestsPerItem, Lag: lagSum(m.Metrics)})
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no schedule fits any budget from 1 to %.4g requests per item", budgets[len(budgets)-1])
+		return nil, infeasible(fmt.Sprintf("no schedule fits any budget from 1 to %.4g requests per item", budgets[len(budgets)-1]), "")
 	}
 	return out, nil
 }
@@ -141,13 +141,13 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, trains, tests []Sample, 
 		if f.Fallback {
 			row, err := s.replayShared(s.Shared.Schedule, "shared", tests[i], opt)
 			if err != nil {
-				return fmt.Errorf("segment %q: %v", f.Value, err)
+				return fmt.Errorf("segment %q: %w", f.Value, err)
 			}
 			f.Schedule, f.Row = s.Shared.Schedule, row
 		} else {
 			res, err := segmentStudy(ctx, trains[i], tests[i], f.Budget, opt)
 			if err != nil {
-				return fmt.Errorf("segment %q: %v", f.Value, err)
+				return fmt.Errorf("segment %q: %w", f.Value, err)
 			}
 			f.Study, f.Schedule, f.Row = res, res.Schedule, res.Fitted
 		}
@@ -161,7 +161,7 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, trains, tests []Sample, 
 			f.Against, err = s.replayShared(s.Shared.Schedule, "one schedule", tests[i], opt)
 		}
 		if err != nil {
-			return fmt.Errorf("segment %q: %v", f.Value, err)
+			return fmt.Errorf("segment %q: %w", f.Value, err)
 		}
 		return nil
 	})
