@@ -44,11 +44,6 @@ func ageBin(age float64) int {
 	return min(max(i, 1), histBins)
 }
 
-// ageBinLow returns the lower edge in seconds of histogram bin i ≥ 1.
-func ageBinLow(i int) float64 {
-	return histMin * math.Pow(10, float64(i-1)/histPerDecade)
-}
-
 // binStat is one side (final or censored) of one age bin.
 type binStat struct {
 	w, sum float64 // total weight and weighted sum of ages

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/pollfit/pollfit/internal/opterr"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -172,8 +173,8 @@ func (p *SketchPart) merge(q *SketchPart, k int) {
 // the rows (0 ≤ holdout < 1), by a hash seeded with seed, with samples
 // of DefaultSample rows.
 func NewSketch(holdout float64, seed uint64) (*Sketch, error) {
-	if !(holdout >= 0 && holdout < 1) {
-		return nil, fmt.Errorf("sketch: hold-out share %g: want 0 ≤ share < 1", holdout)
+	if err := opterr.Holdout(holdout); err != nil {
+		return nil, fmt.Errorf("sketch: %w", err)
 	}
 	return &Sketch{Holdout: holdout, Seed: seed, Sample: DefaultSample}, nil
 }
@@ -235,11 +236,11 @@ func (s *Sketch) Merge(t *Sketch) error {
 		return nil
 	}
 	if s.Holdout != t.Holdout || s.Seed != t.Seed {
-		return fmt.Errorf("sketch: merge a split of %g (seed %d) into one of %g (seed %d): sketches merge only with the same --holdout and --seed",
+		return fmt.Errorf("sketch: merge a split of %g (seed %d) into one of %g (seed %d): sketches merge only with the same hold-out share and seed",
 			t.Holdout, t.Seed, s.Holdout, s.Seed)
 	}
 	if s.By != t.By {
-		return fmt.Errorf("sketch: merge a sketch %s into one %s: sketches merge only when segmented by the same column (sketch --by)", byText(t.By), byText(s.By))
+		return fmt.Errorf("sketch: merge a sketch %s into one %s: sketches merge only when segmented by the same column", byText(t.By), byText(s.By))
 	}
 	if n := len(s.Segments) + s.newValues(t); n > MaxSketchSegments && s.By != "" {
 		return fmt.Errorf("sketch: merged, %d values of %s: a segmented sketch keeps at most %d", n, s.By, MaxSketchSegments)

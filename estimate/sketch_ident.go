@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pollfit/pollfit/internal/opterr"
 	"github.com/pollfit/pollfit/internal/quote"
 )
 
@@ -25,17 +26,17 @@ const (
 	maxIdentRunes = 128
 )
 
-// ident is a table or column name, given as flag names it, validated
+// ident is a table or column name, the SQLOptions field given, validated
 // and written for the dialect: one identifier or up to three dotted
 // parts, each a plain identifier ([A-Za-z_][A-Za-z0-9_]*, written as
 // given, so that the engine folds its case as for any unquoted name) or
 // a name in double quotes or backticks (written in the dialect's
 // quotes). A quoted part holds no quote, semicolon, backslash or
 // control character.
-func (d sqlDialect) ident(flag, name string) (string, error) {
+func (d sqlDialect) ident(field, name string) (string, error) {
 	parts, err := identParts(name)
 	if err != nil {
-		return "", fmt.Errorf("sql: %s %q: %v; want a name (letters, digits and _), dotted parts (schema.table), or a part quoted as \"Created At\"", flag, quote.Clip(name), err)
+		return "", fmt.Errorf("sql: %w", opterr.Optionf(field, fmt.Sprintf("%q", quote.Clip(name)), "%v; want a name (letters, digits and _), dotted parts (schema.table), or a part quoted as \"Created At\"", err))
 	}
 	out := make([]string, len(parts))
 	for i, p := range parts {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pollfit/pollfit/internal/opterr"
 	"github.com/pollfit/pollfit/internal/quote"
 )
 
@@ -62,7 +63,7 @@ func parseSketchHeader(line, name string) (*Sketch, error) {
 			s.Sample = int(x)
 		}
 	}
-	if !(s.Holdout >= 0 && s.Holdout < 1) {
+	if opterr.Holdout(s.Holdout) != nil { // a file's value, not an option: not the option's error
 		return nil, fmt.Errorf("%s:1: hold-out share %g: want 0 ≤ share < 1", name, s.Holdout)
 	}
 	return s, nil

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pollfit/pollfit/internal/opterr"
 	"github.com/pollfit/pollfit/internal/quote"
 )
 
@@ -18,18 +19,18 @@ const maxQueryBytes = 64 << 10
 // parentheses closed, and a SELECT, WITH or FROM first.
 func checkQuery(q string) error {
 	fail := func(format string, a ...any) error {
-		return fmt.Errorf("sql: --query %q: %s", quote.Clip(q), fmt.Sprintf(format, a...))
+		return fmt.Errorf("sql: %w", opterr.Optionf("Query", fmt.Sprintf("%q", quote.Clip(q)), format, a...))
 	}
 	switch {
 	case len(q) > maxQueryBytes:
-		return fail("longer than %d bytes: put it in a view and give --table", maxQueryBytes)
+		return fail("longer than %d bytes: put it in a view and give Table", maxQueryBytes)
 	case !utf8.ValidString(q):
 		return fail("invalid UTF-8")
 	}
 	if i := strings.IndexAny(q, sqlUnsafe); i >= 0 {
-		what := "a semicolon: a second statement is refused (one SELECT, without ';'; a query that needs one goes in a view, then --table)"
+		what := "a semicolon: a second statement is refused (one SELECT, without ';'; a query that needs one goes in a view, then Table)"
 		if q[i] == '\\' {
-			what = "a backslash, which psql would run as a command: put the query in a view and give --table"
+			what = "a backslash, which psql would run as a command: put the query in a view and give Table"
 		}
 		return fail("byte %d: %s", i+1, what)
 	}

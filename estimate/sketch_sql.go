@@ -1,10 +1,11 @@
 package estimate
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // SQLOptions say what SketchSQL queries. Names are checked and quoted
@@ -67,8 +68,8 @@ func SketchSQL(opt SQLOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := NewSketch(opt.Holdout, opt.Seed); err != nil {
-		return "", fmt.Errorf("sql: %v", err)
+	if err := opterr.Holdout(opt.Holdout); err != nil {
+		return "", fmt.Errorf("sql: %w", err)
 	}
 	q := &sqlQuery{d: d, opt: opt}
 	if err := q.names(); err != nil {
@@ -136,11 +137,11 @@ func (q *sqlQuery) names() error {
 	table, query := strings.TrimSpace(o.Table), strings.TrimSpace(o.Query)
 	switch {
 	case table == "" && query == "":
-		return errors.New("sql: no table: give --table NAME (or --query 'SELECT …')")
+		return fmt.Errorf("sql: %w", opterr.Optionf("Table", nil, "no table: give Table NAME (or Query 'SELECT …')"))
 	case table != "" && query != "":
-		return errors.New("sql: give --table or --query, not both")
+		return fmt.Errorf("sql: %w", opterr.Optionf("Table", nil, "give Table or Query, not both"))
 	case strings.HasPrefix(table, "("):
-		return fmt.Errorf("sql: --table %.40q…: a subquery goes in --query (without the parentheses)", table)
+		return fmt.Errorf("sql: %w", opterr.Optionf("Table", fmt.Sprintf("%.40q…", table), "a subquery goes in Query (without the parentheses)"))
 	case query != "":
 		if err := checkQuery(query); err != nil {
 			return err
@@ -148,12 +149,12 @@ func (q *sqlQuery) names() error {
 		q.from = "(\n" + query + "\n) AS pollfit_rows"
 	}
 	for _, c := range []struct {
-		flag, name, def string
-		out             *string
+		field, name, def string
+		out              *string
 	}{
-		{"--table", table, "", &q.from}, {"--created-col", o.CreatedCol, "created_at", &q.created},
-		{"--settled-col", o.SettledCol, "settled_at", &q.settled}, {"--status-col", o.StatusCol, "status", &q.statusCol},
-		{"--signal-col", o.SignalCol, "", &q.signal}, {"--by", o.By, "", &q.by},
+		{"Table", table, "", &q.from}, {"CreatedCol", o.CreatedCol, "created_at", &q.created},
+		{"SettledCol", o.SettledCol, "settled_at", &q.settled}, {"StatusCol", o.StatusCol, "status", &q.statusCol},
+		{"SignalCol", o.SignalCol, "", &q.signal}, {"By", o.By, "", &q.by},
 	} {
 		name := c.name
 		if name == "" {
@@ -162,7 +163,7 @@ func (q *sqlQuery) names() error {
 		if name == "" {
 			continue
 		}
-		id, err := q.d.ident(c.flag, name)
+		id, err := q.d.ident(c.field, name)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden SQL files in testdata/sql")
@@ -52,16 +55,22 @@ func TestSketchSQLErrors(t *testing.T) {
 		want string
 	}{
 		{SQLOptions{Dialect: "oracle", Table: "t"}, `sql: dialect "oracle": want one of bigquery, clickhouse, duckdb, postgres, snowflake, spark`},
-		{SQLOptions{Dialect: "duckdb"}, "sql: no table: give --table NAME (or --query"},
-		{SQLOptions{Dialect: "duckdb", Table: "t", Query: "SELECT 1"}, "sql: give --table or --query, not both"},
-		{SQLOptions{Dialect: "postgres", Table: "(SELECT * FROM t)"}, "a subquery goes in --query"},
-		{SQLOptions{Dialect: "duckdb", Table: "t", Holdout: 1}, "sql: sketch: hold-out share 1"},
+		{SQLOptions{Dialect: "duckdb"}, "sql: no table: give Table NAME (or Query"},
+		{SQLOptions{Dialect: "duckdb", Table: "t", Query: "SELECT 1"}, "sql: give Table or Query, not both"},
+		{SQLOptions{Dialect: "postgres", Table: "(SELECT * FROM t)"}, "a subquery goes in Query"},
+		{SQLOptions{Dialect: "duckdb", Table: "t", Holdout: 1}, "sql: Holdout 1: want a share in [0, 1)"},
 		{SQLOptions{Dialect: "duckdb", Table: "t", FinalStatus: []string{"it's"}}, `sql: status word "it's"`},
-		{SQLOptions{Dialect: "duckdb", Table: "t", By: "o'k"}, `sql: --by "o'k": '\'' at byte 2; want a name`},
+		{SQLOptions{Dialect: "duckdb", Table: "t", By: "o'k"}, `sql: By "o'k": '\'' at byte 2; want a name`},
 		{SQLOptions{Dialect: "duckdb", Table: "t", FinalStatus: []string{"ok;"}}, `sql: status word "ok;": quotes, semicolons`},
 	} {
-		if _, err := SketchSQL(c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
+		_, err := SketchSQL(c.opt)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.opt, err, c.want)
+		}
+		// A refused name or share is an option error naming its field.
+		var oe *opterr.OptionError
+		if field, _, _ := strings.Cut(strings.TrimPrefix(c.want, "sql: "), " "); strings.ContainsAny(field[:1], "TBH") && (!errors.As(err, &oe) || oe.Field != field) {
+			t.Errorf("%+v: %v: want an option error for %s", c.opt, err, field)
 		}
 	}
 }

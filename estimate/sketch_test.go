@@ -107,7 +107,7 @@ func TestSketchMerge(t *testing.T) {
 		}
 	}
 	other, _ := NewSketch(0.3, 3)
-	if err := merged.Merge(other); err == nil || !strings.Contains(err.Error(), "same --holdout and --seed") {
+	if err := merged.Merge(other); err == nil || !strings.Contains(err.Error(), "same hold-out share and seed") {
 		t.Errorf("merging another split: %v", err)
 	}
 }

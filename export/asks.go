@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // AsksOptions configures Asks. The zero value is usable for a schedule
@@ -47,19 +48,19 @@ func Asks(w io.Writer, s *schedule.Schedule, opt AsksOptions) error {
 	}
 	c := schedule.Canonical(s)
 	if len(c.Aligned) > 0 {
-		return fmt.Errorf("export: the asks format lists ages, and the aligned asks of %q depend on the wall clock; use --format json, go, js, ts or kotlin", schedule.Format(c))
+		return fmt.Errorf("export: the asks format lists ages, and the aligned asks of %q depend on the wall clock; write it as json, go, js, ts or kotlin", schedule.Format(c))
 	}
 	h := opt.Horizon
 	if h <= 0 {
 		end, ok := c.End()
 		if !ok {
-			return fmt.Errorf("export: %q never stops, so the asks format needs a give-up age: give --horizon (for example --horizon 1h)", schedule.Format(c))
+			return fmt.Errorf("export: %w", opterr.Optionf("Horizon", nil, "%q never stops, so the asks format needs a give-up age: give Horizon (for example Horizon 1h)", schedule.Format(c)))
 		}
 		h = end
 	}
 	asks, err := c.Timeline().Asks(h)
 	if err != nil {
-		return fmt.Errorf("export: %v; give a shorter --horizon", err)
+		return fmt.Errorf("export: %w", opterr.Optionf("Horizon", schedule.FormatDuration(h), "%v; give a shorter Horizon", err))
 	}
 	var b bytes.Buffer
 	if opt.JSON {

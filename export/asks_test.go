@@ -133,9 +133,9 @@ func TestAsksRefuses(t *testing.T) {
 		opt  AsksOptions
 		want string
 	}{
-		{"at 0s, 5s", AsksOptions{}, `export: "5s" never stops, so the asks format needs a give-up age: give --horizon`},
+		{"at 0s, 5s", AsksOptions{}, `export: "5s" never stops, so the asks format needs a give-up age: give Horizon`},
 		{"at 0s, every 5m at +0s until 1h", AsksOptions{}, "export: the asks format lists ages, and the aligned asks"},
-		{"at 0s, 1ms", AsksOptions{Horizon: 1000 * time.Hour}, "export: schedule asks 3600000001 times by 41d16h, more than the 10000000 pollfit will list; give a shorter --horizon"},
+		{"at 0s, 1ms", AsksOptions{Horizon: 1000 * time.Hour}, "export: Horizon 41d16h: schedule asks 3600000001 times by 41d16h, more than the 10000000 pollfit will list; give a shorter Horizon"},
 	} {
 		err := Asks(&bytes.Buffer{}, mustParse(t, tc.dsl), tc.opt)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {

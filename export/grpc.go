@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/fit/backoff"
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // GRPCOptions are the settings of GRPC. The zero value writes a policy
@@ -98,9 +99,9 @@ func grpcCheck(b backoff.Backoff, client backoff.GRPCClient) error {
 	case b.Jitter != client.Jitter:
 		fix := "give " + jitter
 		if others := grpcClientsWaiting(b.Jitter); others != "" {
-			fix += ", or --grpc-client " + others
+			fix += ", or Client " + others
 		}
-		return fmt.Errorf("grpc: %s waits %s before a retry, not jitter=%s: %s", client.Library, client.WaitRule(), b.Jitter, fix)
+		return fmt.Errorf("grpc: %w", opterr.Optionf("Client", nil, "%s waits %s before a retry, not jitter=%s: %s", client.Library, client.WaitRule(), b.Jitter, fix))
 	case b.Max <= 0:
 		return fmt.Errorf("grpc: a retry policy needs maxBackoff: add max=...")
 	case b.Attempts < 2:

@@ -49,11 +49,11 @@ func TestGRPC(t *testing.T) {
 	}{
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Kind = backoff.Constant }, "not constant"},
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Jitter = backoff.Jitter{Kind: backoff.Full} },
-			"grpc-go waits cap × U(0.8, 1.2) before a retry, not jitter=full: give jitter=grpc, or --grpc-client node-1.13"},
+			"grpc-go waits cap × U(0.8, 1.2) before a retry, not jitter=full: give jitter=grpc, or Client node-1.13"},
 		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "java" }, ""},
 		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "node" }, ""},
 		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "node-1.13" },
-			"grpc-node (@grpc/grpc-js 1.13 or earlier) waits U(0, cap) before a retry, not jitter=grpc: give jitter=full, or --grpc-client go, java or node"},
+			"grpc-node (@grpc/grpc-js 1.13 or earlier) waits U(0, cap) before a retry, not jitter=grpc: give jitter=full, or Client go, java or node"},
 		{func(b *backoff.Backoff, o *GRPCOptions) {
 			o.Client, b.Jitter = "node-1.13", backoff.Jitter{Kind: backoff.Full}
 		}, ""},

@@ -43,7 +43,7 @@ func kotlinSegments(w io.Writer, s Segments, opt KotlinOptions) error {
 	obj := or(opt.Object, "Poll")
 	cls := obj + "Schedule"
 	if slices.Contains(kotlinSegmentsTaken, obj) || slices.Contains(kotlinTaken, cls) {
-		return fmt.Errorf("export: object name %q collides with a name the per-segment Kotlin uses; pick another --var", obj)
+		return nameError("Object", "object name %q collides with a name the per-segment Kotlin uses; pick another Object", obj)
 	}
 	u, err := segmentsUnit(s)
 	if err != nil {

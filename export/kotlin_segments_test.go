@@ -121,7 +121,7 @@ func TestGeneratedKotlinSegments(t *testing.T) {
 
 // TestKotlinSegmentsRefused: a segment's schedule finer than a
 // microsecond is refused naming the segment, and an object name the
-// per-segment code uses names --var.
+// per-segment code uses names KotlinOptions.Object.
 func TestKotlinSegmentsRefused(t *testing.T) {
 	for _, format := range []string{"kotlin", "js", "ts"} {
 		s := testSegments(t)
@@ -138,8 +138,8 @@ func TestKotlinSegmentsRefused(t *testing.T) {
 	}
 	for _, name := range []string{"Map", "String", "object"} {
 		err := WriteSegments(&bytes.Buffer{}, "kotlin", testSegments(t), nil, GoOptions{Var: name})
-		if err == nil || !strings.Contains(err.Error(), "--var") {
-			t.Errorf("object %s: %v, want an error naming --var", name, err)
+		if err == nil || !strings.Contains(err.Error(), "pick another Object") {
+			t.Errorf("object %s: %v, want an error naming Object", name, err)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // goImports are the packages the generated Go imports, whose names a
@@ -27,31 +29,32 @@ func checkGoNames(d *goData) error {
 	}
 	for _, t := range []string{d.Type, d.Clause, d.AlignedT, d.BackOff} {
 		if d.Var == t {
-			return fmt.Errorf("export: variable name %s is taken by a generated type; pick another --var or --type", d.Var)
+			return nameError("Var", "variable name %s is taken by a generated type; pick another Var or Type", d.Var)
 		}
 	}
 	return nil
 }
 
 func checkGoIdent(what, name, pkg string) error {
-	fix := "pick another --" + map[string]string{"package": "package", "variable": "var", "type": "type"}[what]
+	field := map[string]string{"package": "Package", "variable": "Var", "type": "Type"}[what]
+	fix := "pick another " + field
 	switch {
 	case token.IsKeyword(name):
-		return fmt.Errorf("export: %s name %q is a Go keyword; %s", what, name, fix)
+		return nameError(field, "%s name %q is a Go keyword; %s", what, name, fix)
 	case !token.IsIdentifier(name):
-		return fmt.Errorf("export: %s name %q is not a Go identifier; %s", what, name, fix)
+		return nameError(field, "%s name %q is not a Go identifier; %s", what, name, fix)
 	case name == "_":
-		return fmt.Errorf("export: %s name %q is not allowed: the blank identifier declares nothing; %s", what, name, fix)
+		return nameError(field, "%s name %q is not allowed: the blank identifier declares nothing; %s", what, name, fix)
 	case types.Universe.Lookup(name) != nil:
-		return fmt.Errorf("export: %s name %q is predeclared in Go and the generated code needs the original; %s", what, name, fix)
+		return nameError(field, "%s name %q is predeclared in Go and the generated code needs the original; %s", what, name, fix)
 	case what == "package":
 		return nil
 	case name == "init":
-		return fmt.Errorf("export: %s name %q is reserved for init functions in Go; %s", what, name, fix)
+		return nameError(field, "%s name %q is reserved for init functions in Go; %s", what, name, fix)
 	case name == "main" && pkg == "main":
-		return fmt.Errorf("export: %s name %q is reserved for the main function in package main; %s", what, name, fix)
+		return nameError(field, "%s name %q is reserved for the main function in package main; %s", what, name, fix)
 	case slices.Contains(goImports, name):
-		return fmt.Errorf("export: %s name %q collides with the generated code's import of %q; %s", what, name, name, fix)
+		return nameError(field, "%s name %q collides with the generated code's import of %q; %s", what, name, name, fix)
 	}
 	return nil
 }
@@ -91,20 +94,21 @@ func checkKotlinNames(pkg, object string) error {
 		return err
 	}
 	if slices.Contains(kotlinTaken, object) {
-		return fmt.Errorf("export: object name %q collides with a name the generated Kotlin uses; pick another --var", object)
+		return nameError("Object", "object name %q collides with a name the generated Kotlin uses; pick another Object", object)
 	}
 	return nil
 }
 
 func checkKotlinIdent(what, name string) error {
-	fix := map[string]string{"package": "pick another --package", "object": "pick another --var"}[what]
+	field := map[string]string{"package": "Package", "object": "Object"}[what]
+	fix := "pick another " + field
 	switch {
 	case slices.Contains(kotlinKeywords, name):
-		return fmt.Errorf("export: %s name %q is a Kotlin keyword; %s", what, name, fix)
+		return nameError(field, "%s name %q is a Kotlin keyword; %s", what, name, fix)
 	case !isKotlinIdent(name):
-		return fmt.Errorf("export: %s name %q is not a Kotlin identifier; %s", what, name, fix)
+		return nameError(field, "%s name %q is not a Kotlin identifier; %s", what, name, fix)
 	case strings.Trim(name, "_") == "":
-		return fmt.Errorf("export: %s name %q is reserved in Kotlin (names of only underscores); %s", what, name, fix)
+		return nameError(field, "%s name %q is reserved in Kotlin (names of only underscores); %s", what, name, fix)
 	}
 	return nil
 }
@@ -119,4 +123,10 @@ func isKotlinIdent(name string) bool {
 		}
 	}
 	return name != ""
+}
+
+// nameError is an option error for the name in field of GoOptions or
+// KotlinOptions, its text (which names the field) formatted.
+func nameError(field, format string, args ...any) error {
+	return fmt.Errorf("export: %w", opterr.Optionf(field, nil, format, args...))
 }

@@ -21,9 +21,9 @@ var goNameCases = []struct {
 	{GoOptions{Package: "time", Var: "Time", Type: "Times"}, ""},
 	{GoOptions{Var: "poll", Type: "clock"}, ""},
 	// keywords
-	{GoOptions{Package: "func"}, `export: package name "func" is a Go keyword; pick another --package`},
-	{GoOptions{Var: "range"}, `export: variable name "range" is a Go keyword; pick another --var`},
-	{GoOptions{Type: "type"}, `export: type name "type" is a Go keyword; pick another --type`},
+	{GoOptions{Package: "func"}, `export: package name "func" is a Go keyword; pick another Package`},
+	{GoOptions{Var: "range"}, `export: variable name "range" is a Go keyword; pick another Var`},
+	{GoOptions{Type: "type"}, `export: type name "type" is a Go keyword; pick another Type`},
 	// not identifiers
 	{GoOptions{Type: "9lives"}, `export: type name "9lives" is not a Go identifier`},
 	{GoOptions{Var: "x-y"}, `export: variable name "x-y" is not a Go identifier`},
@@ -106,9 +106,9 @@ func TestKotlinNames(t *testing.T) {
 		{"com.example.payments", "CheckoutPoll", ""},
 		{"poll", "data", ""}, // soft and modifier keywords are identifiers
 		{"by.open", "inner", ""},
-		{"poll", "object", `export: object name "object" is a Kotlin keyword; pick another --var`},
+		{"poll", "object", `export: object name "object" is a Kotlin keyword; pick another Object`},
 		{"poll", "fun", `export: object name "fun" is a Kotlin keyword`},
-		{"com.when", "Poll", `export: package name "when" is a Kotlin keyword; pick another --package (in package "com.when")`},
+		{"com.when", "Poll", `export: package name "when" is a Kotlin keyword; pick another Package (in package "com.when")`},
 		{"poll", "9lives", `export: object name "9lives" is not a Kotlin identifier`},
 		{"poll", "a-b", `export: object name "a-b" is not a Kotlin identifier`},
 		{"com..x", "Poll", `export: package name "" is not a Kotlin identifier`},

@@ -151,7 +151,7 @@ func goSegments(w io.Writer, s Segments, opt GoOptions) error {
 		d.SegType = d.Type + "Segments"
 	}
 	if d.Var == d.SegType {
-		return fmt.Errorf("export: variable name %s is taken by a generated type; pick another --var or --type", d.Var)
+		return nameError("Var", "variable name %s is taken by a generated type; pick another Var or Type", d.Var)
 	}
 	d.By, d.ByLit = commentLine(s.By), strconv.Quote(s.By)
 	d.Lit = goLiteral(d, schedule.Canonical(s.Fallback))

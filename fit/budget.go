@@ -2,12 +2,12 @@ package fit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // Budget is what the schedule may spend. Set exactly one of the fields
@@ -114,49 +114,70 @@ func (b Budget) String() string {
 	return "no budget"
 }
 
-// check validates b and returns its kind.
+// check validates b, with the horizon rules at horizon, and returns
+// its kind.
 func (b Budget) check(horizon time.Duration) (BudgetKind, error) {
+	kind, err := b.checkValues()
+	if err != nil {
+		return 0, err
+	}
+	return kind, b.checkHorizon(horizon)
+}
+
+// checkValues validates b's own values: exactly one cap, in range.
+func (b Budget) checkValues() (BudgetKind, error) {
 	set := 0
 	if b.RequestsPerItem != 0 {
 		set++
 		if !(b.RequestsPerItem >= 1) {
-			return 0, fmt.Errorf("requests per item must be at least 1, not %g", b.RequestsPerItem)
+			return 0, opterr.Optionf("Budget.RequestsPerItem", b.RequestsPerItem, "want at least 1")
 		}
 	}
 	if b.AsksBy != 0 {
 		set++
 		if b.AsksBy < 1 || b.AsksByAge <= 0 {
-			return 0, errors.New("asks-by needs a count ≥ 1 and a positive age, as in 20@2m")
+			return 0, opterr.Optionf("Budget.AsksBy", fmt.Sprintf("%d@%s", b.AsksBy, b.AsksByAge), "want a count ≥ 1 and a positive age, as in 20@2m")
 		}
 		if b.AsksBy > MaxBudgetAsks {
-			return 0, fmt.Errorf("asks-by must be at most %d asks, not %d", MaxBudgetAsks, b.AsksBy)
-		}
-		if horizon > 0 && horizon != b.AsksByAge {
-			return 0, errors.New("asks-by N@T stops asking at T: give no other horizon")
+			return 0, opterr.Optionf("Budget.AsksBy", b.AsksBy, "want at most %d asks", MaxBudgetAsks)
 		}
 	}
 	if b.MaxAttempts != 0 {
 		set++
 		if b.MaxAttempts < 2 {
-			return 0, errors.New("max attempts must be at least 2")
+			return 0, opterr.Optionf("Budget.MaxAttempts", b.MaxAttempts, "want at least 2")
 		}
 		if b.MaxAttempts > MaxBudgetAsks {
-			return 0, fmt.Errorf("max attempts must be at most %d, not %d", MaxBudgetAsks, b.MaxAttempts)
-		}
-		if horizon <= 0 {
-			return 0, errors.New("max attempts needs a horizon: the last attempt is made there")
+			return 0, opterr.Optionf("Budget.MaxAttempts", b.MaxAttempts, "want at most %d", MaxBudgetAsks)
 		}
 	}
 	if b.Price != 0 {
 		set++
 		if !(b.Price > 0) || math.IsInf(b.Price, 0) {
-			return 0, fmt.Errorf("price must be positive, not %g", b.Price)
+			return 0, opterr.Optionf("Budget.Price", b.Price, "want a positive price")
 		}
 	}
 	if set != 1 {
-		return 0, errors.New("give exactly one budget: requests per item, asks by, max attempts or price")
+		return 0, opterr.Optionf("Budget", nil, "give exactly one budget: Budget.RequestsPerItem, Budget.AsksBy, Budget.MaxAttempts or Budget.Price")
 	}
 	return b.Kind(), nil
+}
+
+// checkHorizon validates the horizon a budget that counts asks stops
+// at: an asks-by budget's own age (0 stands for it), a positive one for
+// max attempts.
+func (b Budget) checkHorizon(horizon time.Duration) error {
+	switch b.Kind() {
+	case BudgetAsksBy:
+		if horizon != 0 && horizon != b.AsksByAge {
+			return opterr.Optionf("Horizon", horizonText(horizon), "an asks-by budget N@T stops asking at T: give no other Horizon")
+		}
+	case BudgetMaxAttempts:
+		if horizon <= 0 {
+			return opterr.Optionf("Budget.MaxAttempts", b.MaxAttempts, "needs a Horizon, where the last attempt is made: not %s", horizonText(horizon))
+		}
+	}
+	return nil
 }
 
 // limit is the budget's cap in its own measure (0 at a price).
@@ -215,7 +236,7 @@ func searchTol(ctx context.Context, run func(mult float64) trial, limit, tol flo
 			return best, err
 		}
 		if hi > 1e15 {
-			return best, errors.New("no schedule fits the budget: it is too small for the first and last asks")
+			return best, infeasible("no schedule fits the budget", "it is too small for the first and last asks: raise it", "Budget")
 		}
 	}
 	lo := hi / 4

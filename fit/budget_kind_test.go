@@ -54,9 +54,9 @@ func TestBudgetAsksCeiling(t *testing.T) {
 		b    Budget
 		want string
 	}{
-		{Budget{MaxAttempts: 1e12}, "max attempts must be at most 10000, not 1000000000000"},
-		{Budget{MaxAttempts: MaxBudgetAsks + 1}, "max attempts must be at most 10000, not 10001"},
-		{Budget{AsksBy: 1e7, AsksByAge: time.Minute}, "asks-by must be at most 10000 asks, not 10000000"},
+		{Budget{MaxAttempts: 1e12}, "Budget.MaxAttempts 1000000000000: want at most 10000"},
+		{Budget{MaxAttempts: MaxBudgetAsks + 1}, "Budget.MaxAttempts 10001: want at most 10000"},
+		{Budget{AsksBy: 1e7, AsksByAge: time.Minute}, "Budget.AsksBy 10000000: want at most 10000 asks"},
 	} {
 		if _, err := c.b.check(time.Hour); err == nil || err.Error() != c.want {
 			t.Errorf("%v: %v, want %q", c.b, err, c.want)

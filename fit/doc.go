@@ -138,4 +138,15 @@
 // what the budget leaves once the shape has spent its share, and each is
 // kept only when it lowers the mean lag on the fitting items at the
 // budget.
+//
+// # Errors
+//
+// A setting refused is an *OptionError naming the Go field (Field
+// "Holdout", "StuckAsks", "Budget.AsksBy"); StudyOptions.Validate checks
+// the settings alone, before any data is read, and Study applies it
+// first. A budget no schedule meets within the limits is an
+// *InfeasibleError whose Change lists the fields to change. Both survive
+// wrapping (errors.As), and their text names fields, never a command's
+// flags: estimate and export refuse their options with the same
+// OptionError type.
 package fit

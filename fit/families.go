@@ -84,15 +84,11 @@ func (f *family) curve(seed uint64) {
 	}
 }
 
-// at is the family's least mean lag within b requests per item, and the
-// parameter that gives it: the best of the grid and, unless exact is
-// off (jittered families), of the parameter that spends b exactly.
-func (f *family) at(b float64, seed uint64, exact bool) (Prediction, float64) {
-	return f.within(b, 0, seed, exact)
-}
-
-// within is at, for parameters whose asks up to the horizon (the asks
-// to a stuck item) number at most stuck (0: any).
+// within is the family's least mean lag within b requests per item,
+// and the parameter that gives it, among parameters whose asks up to
+// the horizon (the asks to a stuck item) number at most stuck (0: any):
+// the best of the grid and, unless exact is off (jittered families), of
+// the parameter that spends b exactly.
 func (f *family) within(b float64, stuck int, seed uint64, exact bool) (Prediction, float64) {
 	best, bestX := nanPrediction(), math.NaN()
 	consider := func(pr Prediction, x float64) {

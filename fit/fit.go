@@ -2,13 +2,13 @@ package fit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // Options are the settings of Optimal and Fit. Only Budget must be set;
@@ -165,17 +165,12 @@ type problem struct {
 }
 
 func newProblem(opt Options) (*problem, error) {
-	h := opt.Horizon
-	if opt.Budget.Kind() == BudgetAsksBy {
-		if h > 0 && h != opt.Budget.AsksByAge {
-			return nil, errors.New("asks-by N@T stops asking at T: give no other horizon")
-		}
-		opt.Horizon = opt.Budget.AsksByAge
-		h = 0
-	}
-	kind, err := opt.Budget.check(h)
+	kind, err := opt.Budget.check(opt.Horizon)
 	if err != nil {
 		return nil, err
+	}
+	if kind == BudgetAsksBy {
+		opt.Horizon = opt.Budget.AsksByAge
 	}
 	if opt.Segments == 0 {
 		opt.Segments = 4
@@ -183,11 +178,15 @@ func newProblem(opt Options) (*problem, error) {
 	if opt.Candidates == 0 {
 		opt.Candidates = 1000
 	}
-	if opt.Segments < 0 || opt.Candidates < 10 {
-		return nil, errors.New("segments must be positive and candidates at least 10")
-	}
-	if opt.MinInterval < 0 || opt.MaxInterval < 0 || (opt.MaxInterval > 0 && opt.MaxInterval < opt.MinInterval) {
-		return nil, errors.New("interval limits must be positive, the minimum no more than the maximum")
+	switch {
+	case opt.Segments < 0:
+		return nil, opterr.Optionf("Segments", opt.Segments, "want a positive count of clauses")
+	case opt.Candidates < 10:
+		return nil, opterr.Optionf("Candidates", opt.Candidates, "want at least 10")
+	case opt.MinInterval < 0:
+		return nil, opterr.Optionf("MinInterval", opt.MinInterval, "want a positive interval")
+	case opt.MaxInterval < 0 || (opt.MaxInterval > 0 && opt.MaxInterval < opt.MinInterval):
+		return nil, opterr.Optionf("MaxInterval", opt.MaxInterval, "want a positive interval no shorter than MinInterval")
 	}
 	p := &problem{opt: opt, kind: kind, first: opt.FirstAsk.Seconds(), countTo: -1,
 		minGap: opt.MinInterval.Seconds(), maxGap: opt.MaxInterval.Seconds()}
@@ -228,13 +227,13 @@ func (p *problem) optimise(run func(m float64) trial) (trial, error) {
 	if p.kind == BudgetPrice {
 		t := run(p.opt.Budget.Price)
 		if !t.ok {
-			return t, errors.New("no schedule meets the interval limits")
+			return t, infeasible("no schedule meets the interval limits", "widen them", "MinInterval", "MaxInterval")
 		}
 		return t, nil
 	}
 	t, err := search(p.opt.ctx, run, p.opt.Budget.limit())
 	if err == nil && !t.ok {
-		err = errors.New("no schedule fits the budget")
+		err = infeasible("no schedule fits the budget", "raise it", "Budget")
 	}
 	return t, err
 }

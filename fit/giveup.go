@@ -13,6 +13,17 @@ import (
 // StudyOptions.Horizon).
 const Never time.Duration = -1
 
+// horizonText is a horizon as text: "never" for Never.
+func horizonText(h time.Duration) string {
+	switch h {
+	case Never:
+		return "Never"
+	case 0:
+		return "0 (the default)"
+	}
+	return schedule.FormatDuration(h)
+}
+
 // DefaultGiveUpShare is the share of final answers that must have landed
 // by the default give-up age.
 const DefaultGiveUpShare = 0.99

@@ -35,11 +35,6 @@ func Predict(d Distribution, s *schedule.Schedule, horizon time.Duration) (Predi
 	return predict(newDistLaw(d, horizon.Seconds()), sec), nil
 }
 
-// PredictAsks is Predict for a list of ask ages in seconds, increasing.
-func PredictAsks(d Distribution, asks []float64) Prediction {
-	return predict(newDistLaw(d, asks[len(asks)-1]), asks)
-}
-
 // PredictItems is what asks (seconds, increasing) achieve on a log, with
 // the lag percentiles: the same figures Replay gives for an "at"
 // schedule of those asks.

@@ -21,11 +21,6 @@ func (p prog) size() int64 {
 	return (p.last-p.first)/p.step + 1
 }
 
-// has reports whether age is in p.
-func (p prog) has(age int64) bool {
-	return age >= p.first && age <= p.last && (age-p.first)%p.step == 0
-}
-
 // clip cuts p to ages in [lo, hi], keeping its phase.
 func (p prog) clip(lo, hi int64) prog {
 	if lo > p.first {

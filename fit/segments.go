@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // DefaultMinSegmentFinal is the fewest final answers a segment's fitting
@@ -119,10 +120,13 @@ type Total struct {
 // final answers to fit on follows the shared schedule, its cost coming
 // out of the budget first.
 func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
+	if err := opt.StudyOptions.Validate(); err != nil {
+		return nil, err
+	}
 	b := opt.Budget
 	fromBaseline := b.IsZero() && len(opt.Baselines) > 0
 	if !fromBaseline && (b.RequestsPerItem <= 0 || b.AsksBy != 0 || b.MaxAttempts != 0 || b.Price != 0) {
-		return nil, errors.New("segments share a requests-per-item budget: give one (or a baseline whose cost it is), and no asks-by, max-attempts or price budget")
+		return nil, opterr.Optionf("Budget", nil, "segments share a requests-per-item budget: give one (Budget.RequestsPerItem, or a baseline whose cost it is), and no Budget.AsksBy, Budget.MaxAttempts or Budget.Price")
 	}
 	if len(segs) == 0 {
 		return nil, errors.New("no segments")
@@ -143,7 +147,7 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 	shared.HeldOut = &allTest
 	res, err := Study(ctx, all, shared)
 	if err != nil {
-		return nil, fmt.Errorf("the shared schedule: %v", err)
+		return nil, fmt.Errorf("the shared schedule: %w", err)
 	}
 	out.Shared = res
 	if fromBaseline {

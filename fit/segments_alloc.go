@@ -55,7 +55,7 @@ func Allocate(curves [][]CostLag, w []float64, budget float64) (Allocation, erro
 		a.Costs[i] = hulls[i][0].Cost
 	}
 	if spent > budget*total*(1+1e-9) {
-		return a, fmt.Errorf("budget %.4g requests per item is below the segments' cheapest fits, %.4g on average: raise the budget", budget, spent/total)
+		return a, infeasible(fmt.Sprintf("budget %.4g requests per item is below the segments' cheapest fits, %.4g on average", budget, spent/total), "raise the budget", "Budget.RequestsPerItem")
 	}
 	for {
 		best, slope := -1, 0.0

@@ -27,7 +27,7 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 		}
 		m, err := ReplaySample(s.Shared.Schedule, trains[i], ReplayOptions{Horizon: sharedHorizon(s.Shared)})
 		if err != nil {
-			return fmt.Errorf("segment %q: %v", f.Value, err)
+			return fmt.Errorf("segment %q: %w", f.Value, err)
 		}
 		f.Budget = m.RequestsPerItem
 		fixed += f.Items * m.RequestsPerItem
@@ -37,7 +37,7 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 	}
 	left := (s.Budget*total - fixed) / big
 	if left <= 0 {
-		return fmt.Errorf("the segments under %d final answers spend the whole budget on the shared schedule: raise --requests-per-item or lower the minimum", s.MinFinal)
+		return infeasible(fmt.Sprintf("the segments under %d final answers spend the whole budget on the shared schedule", s.MinFinal), "raise Budget.RequestsPerItem or lower the minimum (MinFinal)", "Budget.RequestsPerItem", "MinFinal")
 	}
 	curves := make([][]CostLag, len(idx))
 	w := make([]float64, len(idx))
@@ -45,7 +45,7 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 		i := idx[k]
 		c, err := segmentCurve(ctx, trains[i], tests[i], opt.StudyOptions, budgetGrid(left))
 		if err != nil {
-			return fmt.Errorf("segment %q: %v", s.Segments[i].Value, err)
+			return fmt.Errorf("segment %q: %w", s.Segments[i].Value, err)
 		}
 		curves[k], w[k] = c, s.Segments[i].Items
 		return nil
@@ -127,7 +127,7 @@ func segmentCurve(ctx context.Context, train, test Sample, opt StudyOptions, bud
 		out = append(out, CostLag{Cost: m.RequestsPerItem, Lag: lagSum(m.Metrics)})
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no schedule fits any budget from 1 to %.4g requests per item", budgets[len(budgets)-1])
+		return nil, infeasible(fmt.Sprintf("no schedule fits any budget from 1 to %.4g requests per item", budgets[len(budgets)-1]), "")
 	}
 	return out, nil
 }
@@ -144,13 +144,13 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, 
 		if f.Fallback {
 			row, err := s.replayShared(s.Shared.Schedule, "shared", tests[i], o)
 			if err != nil {
-				return fmt.Errorf("segment %q: %v", f.Value, err)
+				return fmt.Errorf("segment %q: %w", f.Value, err)
 			}
 			f.Schedule, f.Row = s.Shared.Schedule, row
 		} else {
 			res, err := segmentStudy(ctx, trains[i], tests[i], f.Budget, o)
 			if err != nil {
-				return fmt.Errorf("segment %q: %v", f.Value, err)
+				return fmt.Errorf("segment %q: %w", f.Value, err)
 			}
 			f.Study, f.Schedule, f.Row = res, res.Schedule, res.Fitted
 		}
@@ -166,7 +166,7 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, 
 			f.Decision = decisionOf(f.Row, f.Against)
 		}
 		if err != nil {
-			return fmt.Errorf("segment %q: %v", f.Value, err)
+			return fmt.Errorf("segment %q: %w", f.Value, err)
 		}
 		if f.Decision.Group = segs[i].Label; f.Decision.Group == "" {
 			f.Decision.Group = f.Value

@@ -25,7 +25,8 @@ func (p *problem) run() (*Result, error) {
 	res := &Result{Optimum: opt, Horizon: p.horizon}
 	if p.opt.Exact {
 		if !p.withinStuck(len(opt.Asks)) {
-			return nil, fmt.Errorf("the exact optimum asks an item that never answers %d times by %s, over the stuck cap of %d: raise --stuck-asks or fit clauses (--segments)", len(opt.Asks), schedule.FormatDuration(p.horizon), p.opt.StuckAsks)
+			return nil, infeasible(fmt.Sprintf("the exact optimum asks an item that never answers %d times by %s, over the stuck cap of %d", len(opt.Asks), schedule.FormatDuration(p.horizon), p.opt.StuckAsks),
+				"raise StuckAsks or fit clauses (Segments)", "StuckAsks", "Segments")
 		}
 		res.Schedule = atSchedule(opt.Asks)
 	} else {

@@ -70,8 +70,8 @@ func (p *problem) capStuck(sg *segments) ([]segEdge, float64, error) {
 	hi := 1e-9 * math.Max(p.end, 1)
 	for !try(hi) {
 		if hi *= 4; hi > 1e9 {
-			return nil, 0, fmt.Errorf("no schedule of %d clauses asks an item that never answers at most %d times by %s within the budget: raise the stuck cap (--stuck-asks) or the budget, or give a shorter --horizon",
-				p.opt.Segments, p.opt.StuckAsks, schedule.FormatDuration(p.horizon))
+			return nil, 0, infeasible(fmt.Sprintf("no schedule of %d clauses asks an item that never answers at most %d times by %s within the budget", p.opt.Segments, p.opt.StuckAsks, schedule.FormatDuration(p.horizon)),
+				"raise the stuck cap (StuckAsks) or the budget, or give a shorter Horizon", "StuckAsks", "Budget", "Horizon")
 		}
 	}
 	lo := hi / 4
@@ -111,8 +111,8 @@ func (p *problem) quantisedAt(sg *segments) ([]segEdge, float64, error) {
 	}
 	path := sg.solveWithin(p.opt.Objective, p.opt.Segments, p.opt.Budget.limit(), p.kind.CountsAsks(), 1000)
 	if path == nil {
-		return nil, 0, fmt.Errorf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times): raise the budget or --segments, set a shorter --horizon, or try --nice=false",
-			p.opt.Segments, schedule.FormatDuration(p.horizon), maxSegmentAsks)
+		return nil, 0, infeasible(fmt.Sprintf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times)", p.opt.Segments, schedule.FormatDuration(p.horizon), maxSegmentAsks),
+			"raise the budget or Segments, set a shorter Horizon, or try AnyValues", "Budget", "Segments", "Horizon", "AnyValues")
 	}
 	return path, 0, nil
 }

@@ -192,17 +192,14 @@ func StudyModel(ctx context.Context, d Distribution, opt StudyOptions) (*StudyRe
 
 // newStudy splits the sample and estimates what the fits need.
 func newStudy(ctx context.Context, smp Sample, model Distribution, opt StudyOptions) (*study, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
 	if model != nil {
 		return &study{ctx: ctx, opt: opt, model: model, res: &StudyResult{Objective: opt.Objective, Model: model}}, nil
 	}
 	if smp.Len() == 0 {
 		return nil, errors.New("no items")
-	}
-	if !(opt.Holdout >= 0 && opt.Holdout < 1) {
-		return nil, fmt.Errorf("hold-out share %g: want 0 ≤ share < 1", opt.Holdout)
-	}
-	if !(opt.Bandwidth >= 0) || math.IsInf(opt.Bandwidth, 0) {
-		return nil, fmt.Errorf("bandwidth %g: want a positive kernel width on the log-age axis, or 0 to cross-validate it", opt.Bandwidth)
 	}
 	st := &study{ctx: ctx, opt: opt, res: &StudyResult{Objective: opt.Objective, Holdout: opt.Holdout, Seed: opt.Seed}}
 	train, test := smp, Sample{}
@@ -332,18 +329,10 @@ func (st *study) giveUp() error {
 	o, r := st.opt, st.res
 	switch {
 	case o.Horizon == Never:
-		if o.Budget.Kind().CountsAsks() {
-			return errors.New("an asks-by or max-attempts budget stops at its age: a never-stopping horizon does not go with it")
-		}
 		r.Never = true
-		r.GiveUp = GiveUp{Reason: "never stops: --horizon never"}
+		r.GiveUp = GiveUp{Reason: "never stops: Horizon Never"}
 		return nil
-	case o.Horizon < 0:
-		return fmt.Errorf("horizon %s: want a positive age or never", o.Horizon)
 	case o.Budget.Kind() == BudgetAsksBy:
-		if o.Horizon > 0 && o.Horizon != o.Budget.AsksByAge {
-			return errors.New("asks-by N@T stops asking at T: give no other horizon")
-		}
 		r.GiveUp = GiveUp{Age: o.Budget.AsksByAge, Reason: "the asks-by budget's age"}
 	case o.Horizon > 0:
 		r.GiveUp = GiveUp{Age: o.Horizon, Reason: "the horizon given"}

@@ -26,10 +26,7 @@ func (st *study) budget() error {
 		r.Budget = o.Budget
 		return nil
 	}
-	if len(o.Baselines) == 0 {
-		return fmt.Errorf("give a budget or a baseline to match")
-	}
-	b := o.Baselines[0]
+	b := o.Baselines[0] // Validate refuses an empty budget without a baseline
 	cost, err := st.cost(b.Schedule, Budget{RequestsPerItem: 1})
 	if err != nil {
 		return fmt.Errorf("baseline %s: %w", b.Name, err)
@@ -60,22 +57,20 @@ func (st *study) stuckCap() error {
 	o, r := st.opt, st.res
 	b := r.Budget
 	switch {
-	case o.StuckAsks < 0:
-		return fmt.Errorf("stuck asks %d: want a positive cap", o.StuckAsks)
 	case b.Kind().CountsAsks():
 		r.StuckCapReason = "the budget counts the asks to an item that never answers"
 		r.StuckCap = int(b.limit())
 		if o.StuckAsks > 0 {
-			st.note("--stuck-asks is ignored: the %s budget caps those asks already", b.Kind())
+			st.note("the stuck cap given is ignored: the %s budget caps those asks already", b.Kind())
 		}
 	case o.StuckAsks > 0:
-		r.StuckCap, r.StuckCapReason = o.StuckAsks, "--stuck-asks"
+		r.StuckCap, r.StuckCapReason = o.StuckAsks, "StuckAsks"
 	case r.BudgetFrom != "":
 		r.StuckCap = st.baselineStuck(o.Baselines[0].Schedule)
 		r.StuckCapReason = r.BudgetFrom + "'s own"
 	case b.Kind() == BudgetRequests:
 		r.StuckCap = int(math.Ceil(DefaultStuckFactor*b.RequestsPerItem - 1e-9))
-		r.StuckCapReason = fmt.Sprintf("%d × the requests budget; --stuck-asks to change", DefaultStuckFactor)
+		r.StuckCapReason = fmt.Sprintf("%d × the requests budget; StuckAsks to change", DefaultStuckFactor)
 	default:
 		// A price: the cap follows the requests the price buys.
 		res, err := st.fit(b, 0)
@@ -84,7 +79,7 @@ func (st *study) stuckCap() error {
 		}
 		req := res.Fitted.RequestsPerItem
 		r.StuckCap = int(math.Ceil(DefaultStuckFactor * math.Max(req, 1)))
-		r.StuckCapReason = fmt.Sprintf("%d × the %.3g requests per item the price buys; --stuck-asks to change", DefaultStuckFactor, req)
+		r.StuckCapReason = fmt.Sprintf("%d × the %.3g requests per item the price buys; StuckAsks to change", DefaultStuckFactor, req)
 	}
 	return nil
 }

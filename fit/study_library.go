@@ -57,13 +57,7 @@ func (st *study) library() error {
 	if fam == "" {
 		return nil
 	}
-	if fam != "exponential" && fam != "grpc" {
-		return fmt.Errorf("family %q: want exponential or grpc", fam)
-	}
-	r := st.res
-	if r.Budget.Kind() != BudgetRequests || r.Never {
-		return fmt.Errorf("family %s: needs a requests budget and a give-up age", fam)
-	}
+	r := st.res // Validate has checked fam, the budget and the give-up age
 	lf := &LibraryFit{Family: fam}
 	if fam == "grpc" {
 		c, err := backoff.GRPCClientNamed(st.opt.GRPCClient)

@@ -11,6 +11,7 @@ import (
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/loggen"
+	"github.com/pollfit/pollfit/internal/testenv"
 )
 
 // replayAt replays the asks (seconds) as an "at" schedule to horizon h:
@@ -116,7 +117,11 @@ func TestLimitIsTheHullOfEverySchedule(t *testing.T) {
 func TestLimitBelowEverySchedule(t *testing.T) {
 	models := []loggen.Model{loggen.Payments, loggen.Deadline, loggen.Batch}
 	r := rand.New(rand.NewPCG(3, 9))
-	for trial := range 50 {
+	trials := 50
+	if !testenv.Long() {
+		trials = 12 // each model at each budget once; 50 logs in the long run
+	}
+	for trial := range trials {
 		items := loggen.Items(loggen.Rows(models[trial%3], 300+r.IntN(300), uint64(trial)))
 		b := []float64{2, 4, 8, 16}[trial%4]
 		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: b}},

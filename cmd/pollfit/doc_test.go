@@ -58,7 +58,8 @@ Usage:
 
 "pollfit COMMAND --help" (or "pollfit help COMMAND") prints a command's
 flags and examples. Pollfit exits 0 on success, 1 on an error and 2 on a
-mistake in how it was called.
+mistake in how it was called (a setting the library refuses, such as
+--holdout 1, is one).
 
 A session: make a log (or bring your own), look at its settle times, fit a
 schedule at 8 requests per item beside the one you run now, save it, replay

@@ -110,7 +110,7 @@ func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
 	// Check the names and the horizon before any file is created.
 	if slices.Contains([]string{"go", "kotlin", "asks"}, f) {
 		if err := write(io.Discard); err != nil {
-			return usagef("%v", err)
+			return usagef("%w", err)
 		}
 	}
 	return writeOutput(*o.out, *o.force, e.stdout, write)
@@ -163,7 +163,7 @@ const grpcClientHelp = "the client that runs the policy, whose retry timing poll
 // client must set besides (export.GRPCNote).
 func writeGRPC(e *env, cmd, out string, force bool, b backoff.Backoff, opt export.GRPCOptions) error {
 	if err := export.GRPC(io.Discard, b, opt); err != nil {
-		return usagef("%s: %v", cmd, err)
+		return usagef("%s: %w", cmd, err)
 	}
 	if note := export.GRPCNote(b, opt); note != "" {
 		fmt.Fprintf(e.stderr, "pollfit: %s: %s\n", cmd, note)

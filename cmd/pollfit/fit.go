@@ -216,9 +216,6 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 		opt.Segments = v.segments
 	}
 	opt.AnyValues = !v.nice
-	if v.maxAttempts > fit.MaxBudgetAsks {
-		return opt, usagef("--max-attempts must be at most %d, not %d", fit.MaxBudgetAsks, v.maxAttempts)
-	}
 	opt.Budget = fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}
 	if v.asksBy != "" {
 		k, d, err := parseAsksBy(v.asksBy)
@@ -226,9 +223,6 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 			return opt, err
 		}
 		opt.Budget.AsksBy, opt.Budget.AsksByAge = k, d
-	}
-	if v.holdout < 0 || v.holdout >= 1 {
-		return opt, usagef("--holdout %g: want a share in [0, 1)", v.holdout)
 	}
 	return opt, nil
 }
@@ -250,17 +244,14 @@ func (v *fitFlagValues) positiveBudget(cmd string) error {
 	return nil
 }
 
-// parseAsksBy reads --asks-by N@T: 1 ≤ N ≤ fit.MaxBudgetAsks asks by a
-// positive age T.
+// parseAsksBy reads --asks-by N@T: N ≥ 1 asks by a positive age T (the
+// library refuses more than fit.MaxBudgetAsks).
 func parseAsksBy(s string) (int, time.Duration, error) {
 	n, t, ok := strings.Cut(s, "@")
 	k, err := strconv.Atoi(strings.TrimSpace(n))
 	d, derr := schedule.ParseDuration(strings.TrimSpace(t))
 	if !ok || err != nil || derr != nil || k < 1 || d <= 0 {
 		return 0, 0, usagef("--asks-by %q: want N@T, as in 40@15m", quote.Clip(s))
-	}
-	if k > fit.MaxBudgetAsks {
-		return 0, 0, usagef("--asks-by %q: N must be at most %d asks, not %d", quote.Clip(s), fit.MaxBudgetAsks, k)
 	}
 	return k, d, nil
 }
@@ -270,9 +261,6 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	o, err := v.options()
 	if err != nil {
 		return fit.StudyOptions{}, err
-	}
-	if v.stuckAsks < 0 {
-		return fit.StudyOptions{}, usagef("%s: --stuck-asks %d: want a positive cap", cmd, v.stuckAsks)
 	}
 	o.StuckAsks = v.stuckAsks
 	if v.bootstrap < 0 || v.bootstrap > maxBootstrap {
@@ -289,9 +277,6 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	if err := v.positiveBudget(cmd); err != nil {
 		return fit.StudyOptions{}, err
 	}
-	if o.Budget.IsZero() && len(baselines) == 0 {
-		return fit.StudyOptions{}, usagef("%s: give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a --baseline to match", cmd)
-	}
 	if v.grpcClient != "" {
 		if v.family != "grpc" {
 			return fit.StudyOptions{}, usagef("%s: --grpc-client applies to --family grpc only", cmd)
@@ -304,6 +289,9 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 		NoDeadlines: !v.deadlines, NoBatches: !v.batches, NoSignals: !v.signals, AsksBy: countBy}
 	for _, b := range baselines {
 		so.Baselines = append(so.Baselines, fit.Baseline{Name: b.name, Schedule: b.sched})
+	}
+	if err := so.Validate(); err != nil {
+		return fit.StudyOptions{}, fmt.Errorf("%s: %w", cmd, err) // before any log is read
 	}
 	return so, nil
 }
@@ -417,6 +405,7 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 		if rep.res, err = fit.StudyModel(e.context(), m, opt); err != nil {
 			return nil, fmt.Errorf("%s: %w", cmd, err)
 		}
+		flagResult(rep.res)
 		return rep, nil
 	}
 	if len(args) == 0 {
@@ -436,6 +425,7 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
+	flagResult(rep.res)
 	rep.res.Notes = append(in.notes, rep.res.Notes...)
 	if !rf.quiet {
 		for _, n := range rep.res.Notes {

@@ -59,7 +59,13 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	}
 	res, err := fit.StudySegments(e.context(), segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
 	if err != nil {
-		return nil, fmt.Errorf("%s: --by %s: %v", cmd, bf.by, err)
+		return nil, fmt.Errorf("%s: --by %s: %w", cmd, bf.by, err)
+	}
+	flagResult(res.Shared)
+	for _, f := range res.Segments {
+		if f.Study != nil {
+			flagResult(f.Study)
+		}
 	}
 	rep := &segmentReport{by: bf.by, res: res, notes: segmentNotes(bf.by, notes, res),
 		source: fmt.Sprintf("%s (%d items, %d values of %s)", strings.Join(args, ", "), stats.Items, len(segs), bf.by)}

@@ -44,8 +44,9 @@ func FuzzParseRate(f *testing.F) {
 	})
 }
 
-// FuzzParseAsksBy: --asks-by N@T is 1 ≤ N ≤ fit.MaxBudgetAsks by a
-// positive age of at most 100 years.
+// FuzzParseAsksBy: --asks-by N@T is N ≥ 1 by a positive age of at most
+// 100 years, and a budget of more than fit.MaxBudgetAsks asks is refused
+// by the library's check, which pollfit runs before reading a log.
 func FuzzParseAsksBy(f *testing.F) {
 	for _, s := range []string{"40@15m", "10000000@15m", "1@1ms", "@", "0@1s", "5@0s", "5@36501d", " 7 @ 2m "} {
 		f.Add(s)
@@ -53,8 +54,12 @@ func FuzzParseAsksBy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		n, d, err := parseAsksBy(s)
 		checkErr(t, s, err)
-		if err == nil && (n < 1 || n > fit.MaxBudgetAsks || d <= 0 || d > schedule.MaxAge) {
+		if err == nil && (n < 1 || d <= 0 || d > schedule.MaxAge) {
 			t.Fatalf("%q: %d asks by %v", s, n, d)
+		}
+		opt := fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{AsksBy: n, AsksByAge: d}}}
+		if err == nil && n > fit.MaxBudgetAsks && opt.Validate() == nil {
+			t.Fatalf("%q: %d asks by %v passes the library's check", s, n, d)
 		}
 	})
 }

@@ -206,13 +206,6 @@ func (r *readFlags) readLogs(e *env, paths []string, read func(logs.Options) (lo
 	return st, nil
 }
 
-// read collects the items of the logs at paths, as each delivers them.
-func (r *readFlags) read(e *env, paths []string) ([]estimate.Item, logs.Stats, error) {
-	var items []estimate.Item
-	st, err := r.each(e, paths, func(it estimate.Item) { items = append(items, it) })
-	return items, st, err
-}
-
 // readSample collects the logs at paths as a sample: for histograms
 // (--histogram) each bin's items weighted by their counts, else every
 // item once (nil weights).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/pollfit/pollfit/estimate/logs"
 	"io"
 	"math"
 	"sort"
@@ -52,12 +51,16 @@ func register(c *command) {
 }
 
 // usageError is a mistake in how pollfit was called: it exits 2.
-type usageError struct{ msg string }
+type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string { return e.err.Error() }
 
+// Unwrap is the error usagef wrapped with %w, if any.
+func (e *usageError) Unwrap() error { return errors.Unwrap(e.err) }
+
+// usagef is a usage error formatted as fmt.Errorf does (%w wraps).
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{fmt.Errorf(format, args...)}
 }
 
 // run runs pollfit with args (without the program name) and returns the
@@ -77,12 +80,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if ctx.Err() != nil {
 		return 1 // stopped by a signal, which onSignal reported: main exits 130 or 143
 	}
-	fmt.Fprintf(stderr, "pollfit: %v%s\n", err, fixHint(err))
-	var ue *usageError
-	if errors.As(err, &ue) {
-		return 2
-	}
-	return 1
+	fmt.Fprintf(stderr, "pollfit: %s%s\n", errorText(err), fixHint(err))
+	return errorExit(err)
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -185,18 +184,4 @@ func commandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {
 	if c.example != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(c.example, "\n"))
 	}
-}
-
-// fixHint names the flags that fix a reader's error, which the library
-// words in its own terms.
-func fixHint(err error) string {
-	var re *logs.RowError
-	var mc *logs.MissingColumnsError
-	switch {
-	case errors.As(err, &re) && re.Reason() == logs.ReasonUnknownStatus:
-		return "\n\tadd the word with --pending-status WORD (still waiting) or --final-status WORD (an answer; failure words such as declined stay failures); 'pollfit help logs' lists the words pollfit knows"
-	case errors.As(err, &mc):
-		return "\n\tname your columns with --created-col and --settled-col (a row without a settle time is pending), or --duration-col; the state with --status-col"
-	}
-	return ""
 }

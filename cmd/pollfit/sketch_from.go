@@ -58,7 +58,7 @@ func (r *readFlags) sketchFromServer(e *env, f fromFlags, by string, holdout flo
 		o.ObservedAt = t
 	}
 	if _, err := estimate.SketchSQL(o); err != nil {
-		return nil, usagef("sketch --from: %v", err)
+		return nil, usagef("sketch --from: %w", err)
 	}
 	s, err := sketchFrom(e.context(), f, o)
 	if err != nil {

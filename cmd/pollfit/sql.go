@@ -77,7 +77,7 @@ func sqlFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		}
 		q, err := estimate.SketchSQL(o)
 		if err != nil {
-			return usagef("%v", err)
+			return usagef("%w", err)
 		}
 		_, err = fmt.Fprint(e.stdout, q)
 		return err

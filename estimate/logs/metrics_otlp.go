@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // otlpPoint is one exponential-histogram data point.
@@ -56,7 +58,7 @@ func parseOTLP(path string, data []byte, opt MetricOptions) (*Histogram, error) 
 	case len(names) == 0:
 		return nil, fmt.Errorf("%s: no exponential histogram (want dataPoints with scale and positive bucket counts)", path)
 	case len(names) > 1:
-		return nil, fmt.Errorf("%s: holds %d exponential histograms (%s): pick one by name with --metric", path, len(names), strings.Join(sortedKeys(names), ", "))
+		return nil, fmt.Errorf("%s: %w", path, opterr.Optionf("Metric", nil, "holds %d exponential histograms (%s): pick one by name with Metric", len(names), strings.Join(sortedKeys(names), ", ")))
 	}
 	name := sortedKeys(names)[0]
 	return otlpHistogram(name, points[name])

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // promSeries is one histogram of a Prometheus text exposition: its
@@ -95,7 +97,7 @@ func promPick(path string, series map[string]*promSeries, base map[string]string
 	case len(keys) == 0:
 		return nil, fmt.Errorf("%s: no histogram: want _bucket{le=...} series in the Prometheus text format", path)
 	case len(names) > 1:
-		return nil, fmt.Errorf("%s: holds %d histograms (%s): pick one by name with --metric", path, len(names), strings.Join(sortedKeys(names), ", "))
+		return nil, fmt.Errorf("%s: %w", path, opterr.Optionf("Metric", nil, "holds %d histograms (%s): pick one by name with Metric", len(names), strings.Join(sortedKeys(names), ", ")))
 	}
 	total := &promSeries{sum: 0}
 	byLE := map[float64]float64{}

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // promAPIAnswer is the JSON of Prometheus's HTTP API query endpoints
@@ -67,7 +69,7 @@ func parsePromAPI(path string, data []byte, opt MetricOptions) (*Histogram, erro
 		}
 	}
 	if len(nativeNames) > 1 {
-		return nil, fmt.Errorf("%s: holds %d histograms (%s): pick one by name with --metric", path, len(nativeNames), strings.Join(sortedKeys(nativeNames), ", "))
+		return nil, fmt.Errorf("%s: %w", path, opterr.Optionf("Metric", nil, "holds %d histograms (%s): pick one by name with Metric", len(nativeNames), strings.Join(sortedKeys(nativeNames), ", ")))
 	}
 	for name := range nativeNames {
 		return nativeHistogram(path, native, name)

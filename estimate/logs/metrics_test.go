@@ -68,7 +68,7 @@ b_bucket{le="+Inf"} 1
 `
 	dir := writeFiles(t, map[string]string{"two.prom": two, "bad.prom": "a_bucket{le=\"1\"} x\n",
 		"noinf.prom": "a_bucket{le=\"1\"} 1\n", "down.prom": "a_bucket{le=\"1\"} 2\na_bucket{le=\"+Inf\"} 1\n"})
-	if _, err := ReadMetric(filepath.Join(dir, "two.prom"), MetricOptions{}); err == nil || !strings.Contains(err.Error(), "holds 2 histograms (a, b): pick one by name with --metric") {
+	if _, err := ReadMetric(filepath.Join(dir, "two.prom"), MetricOptions{}); err == nil || !strings.Contains(err.Error(), "holds 2 histograms (a, b): pick one by name with Metric") {
 		t.Errorf("two histograms: error %v", err)
 	}
 	h, err := ReadMetric(filepath.Join(dir, "two.prom"), MetricOptions{Metric: "a"})

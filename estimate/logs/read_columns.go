@@ -3,6 +3,8 @@ package logs
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pollfit/pollfit/internal/opterr"
 )
 
 // logMode is how a log gives ages.
@@ -104,7 +106,7 @@ func resolveColumns(file string, header []string, opt *Options) (*layout, error)
 		l.mode = modeHist
 		return l, nil
 	case hist && l.created < 0 && l.duration < 0:
-		return nil, fmt.Errorf("%s: looks like a histogram (lo_s, hi_s, final, pending): read it as one (--histogram)", file)
+		return nil, fmt.Errorf("%s: %w", file, opterr.Optionf("Histogram", nil, "looks like a histogram (lo_s, hi_s, final, pending): read it as one (Histogram)"))
 	case len(missing) > 0:
 		return nil, fmt.Errorf("%s: no column %s (%s)", file, strings.Join(missing, " or "), found())
 	case opt.DurationCol != "" || (l.duration >= 0 && (l.created < 0 || l.settled < 0)):
