@@ -59,7 +59,7 @@ func checkFrontier(rep invReport, c invCase, res *StudyResult) {
 	opt := c.opt
 	opt.Bootstrap = 0 // pollfit frontier runs none
 	budgets := []float64{b}
-	pts, base, err := StudyFrontier(context.Background(), c.smp, nil, opt, budgets)
+	pts, base, err := StudyFrontier(context.Background(), c.smp, nil, nil, opt, budgets)
 	if err != nil {
 		rep.fail("frontier", "%v", err)
 		return
@@ -161,7 +161,7 @@ func checkEqualCost(rep invReport, c invCase, comp *Comparison) {
 			budgets = append(budgets, bc*f)
 		}
 	}
-	pts, _, err := StudyFrontier(context.Background(), c.smp, nil, opt, budgets)
+	pts, _, err := StudyFrontier(context.Background(), c.smp, nil, nil, opt, budgets)
 	if err != nil {
 		rep.fail("equal-cost bracket", "fits about the baseline's cost: %v", err)
 		return

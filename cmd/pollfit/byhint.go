@@ -1,96 +1,28 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
-	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// The --by hint. After a fit or estimate of a log without --by, each
-// column the read did not use (at most hintColumns of them; for Parquet
-// only string, boolean and integer ones) is read again, for logs of at
-// most hintMaxRows rows. A column separates the answers when it has 2 to
-// hintMaxValues values, the values with at least
-// fit.DefaultMinSegmentFinal final answers hold 90% of the final answers,
-// and among those the slowest median age is at least hintRatio times the
-// fastest. The first such column is named once, on stderr.
-const (
-	hintColumns   = 4
-	hintMaxRows   = 2_000_000
-	hintMaxValues = 20
-	hintRatio     = 3.0
-)
-
-// byHint is the note suggesting --by for the logs at args, or "".
+// byHint is the note suggesting --by for the logs at args, or "": the
+// first column that separates the answers (source.Hint), named once, on
+// stderr, with at most four of its values' median ages.
 func (r *readFlags) byHint(ctx context.Context, args []string, st logs.Stats) string {
-	if r.quiet || r.noHint || r.histogram || st.Rows > hintMaxRows {
+	if r.quiet || r.noHint || r.histogram {
 		return ""
-	}
-	for _, a := range args {
-		if isSketchFile(a) {
-			return ""
-		}
 	}
 	opt, err := r.options()
 	if err != nil {
 		return ""
 	}
-	cols, err := logs.OtherColumns(args, opt)
-	if err != nil {
-		return ""
-	}
-	for _, c := range cols[:min(len(cols), hintColumns)] {
-		if h := columnHint(ctx, args, opt, c); h != "" {
-			return h
-		}
-	}
-	return ""
-}
-
-// columnHint reads column col and says how it separates the answers, or
-// "" when it does not (see the rule above).
-func columnHint(ctx context.Context, args []string, opt logs.Options, col string) string {
-	opt.By, opt.SkipBad, opt.Progress = col, true, nil
-	var ages [][]float64
-	var values []string
-	_, err := logs.EachByContext(ctx, args, opt, func(it estimate.Item, _ float64, seg int, v string) {
-		if seg == len(values) {
-			values = append(values, v)
-			ages = append(ages, nil)
-		}
-		if it.Status.Final() && len(values) <= hintMaxValues {
-			ages[seg] = append(ages[seg], it.Age)
-		}
-	})
-	if err != nil || len(values) < 2 || len(values) > hintMaxValues {
-		return ""
-	}
-	type med struct {
-		v string
-		m float64
-	}
-	var meds []med
-	total, kept := 0, 0
-	for i, a := range ages {
-		total += len(a)
-		if len(a) >= fit.DefaultMinSegmentFinal {
-			kept += len(a)
-			slices.Sort(a)
-			meds = append(meds, med{values[i], a[len(a)/2]})
-		}
-	}
-	if len(meds) < 2 || float64(kept) < 0.9*float64(total) {
-		return ""
-	}
-	slices.SortFunc(meds, func(a, b med) int { return cmp.Compare(a.m, b.m) })
-	if meds[len(meds)-1].m < hintRatio*meds[0].m {
+	col, meds := source.Hint(ctx, args, opt, st.Rows)
+	if col == "" {
 		return ""
 	}
 	var parts []string
@@ -99,7 +31,7 @@ func columnHint(ctx context.Context, args []string, opt logs.Options, col string
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, segmentName(m.v)+" "+schedule.FormatAge(m.m))
+		parts = append(parts, segmentName(m.Value)+" "+schedule.FormatAge(m.Median))
 	}
 	return fmt.Sprintf("%s separates answers (median %s): try --by %s", col, strings.Join(parts, ", "), col)
 }
