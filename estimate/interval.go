@@ -12,6 +12,10 @@ import (
 // 0 an item final at the first ask, at or before Hi.
 type Interval struct {
 	Lo, Hi, W float64
+	// Created is the item's creation time in Unix nanoseconds, 0 when
+	// unknown (a metric's bucket): a sketch's split hashes it
+	// (Sketch.AddInterval). IntervalSet ignores it.
+	Created int64
 }
 
 // IntervalSet gathers intervals, merging equal ones: a poller that asks
@@ -32,6 +36,12 @@ func (s *IntervalSet) Add(iv Interval) error {
 	if err := checkIntervals([]float64{iv.Lo}, []float64{iv.Hi}, []float64{iv.W}); err != nil {
 		return fmt.Errorf("interval (%v, %v] weight %v: %v", iv.Lo, iv.Hi, iv.W, err)
 	}
+	s.add(iv)
+	return nil
+}
+
+// add adds an interval known to be valid.
+func (s *IntervalSet) add(iv Interval) {
 	if s.w == nil {
 		s.w = map[[2]float64]float64{}
 	}
@@ -42,7 +52,6 @@ func (s *IntervalSet) Add(iv Interval) error {
 		s.final += iv.W
 	}
 	s.sumW += iv.W
-	return nil
 }
 
 // Len is the number of distinct intervals.
@@ -57,7 +66,7 @@ func (s *IntervalSet) Weights() (final, pending float64) { return s.final, s.pen
 func (s *IntervalSet) Intervals() []Interval {
 	out := make([]Interval, 0, len(s.w))
 	for k, w := range s.w {
-		out = append(out, Interval{k[0], k[1], w})
+		out = append(out, Interval{Lo: k[0], Hi: k[1], W: w})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Lo != out[j].Lo {

@@ -13,7 +13,7 @@ import (
 // 1): half the final weight is exact, three quarters within 1.
 func TestIntervalSet(t *testing.T) {
 	var s IntervalSet
-	for _, iv := range []Interval{{1, 1, 0}, {1, 1, 1}, {2, 3, 1}, {0, 4, 1}, {5, inf, 2}} {
+	for _, iv := range []Interval{{Lo: 1, Hi: 1}, {Lo: 1, Hi: 1, W: 1}, {Lo: 2, Hi: 3, W: 1}, {Lo: 0, Hi: 4, W: 1}, {Lo: 5, Hi: inf, W: 2}} {
 		if err := s.Add(iv); err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func TestIntervalSet(t *testing.T) {
 	if !math.IsNaN(s.WidestShare(0)) || !math.IsNaN((&IntervalSet{}).WidestShare(0.5)) {
 		t.Error("WidestShare of share 0 or of an empty set is not NaN")
 	}
-	if err := s.Add(Interval{3, 2, 1}); err == nil || !strings.Contains(err.Error(), "below lower bound") {
+	if err := s.Add(Interval{Lo: 3, Hi: 2, W: 1}); err == nil || !strings.Contains(err.Error(), "below lower bound") {
 		t.Errorf("Add((3, 2]): error %v", err)
 	}
 }

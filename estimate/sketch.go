@@ -100,6 +100,9 @@ type SketchPart struct {
 	Items, Final, Pending, Failed float64
 	settled, failed, pending      [nSketchBins]binStat
 	sample                        rowSample
+	// intervals are the items known only to lie in a finite interval
+	// (lo, hi], lo < hi, by the bins of lo and hi (see AddInterval).
+	intervals map[[2]int]*ivStat
 }
 
 // add adds an item of hash h whose age is in bin b, standing for w
@@ -153,6 +156,7 @@ func (p *SketchPart) Merge(q *SketchPart) { p.merge(q, 0) }
 // merge adds q to p, keeping a sample of at most k rows (none for k 0).
 func (p *SketchPart) merge(q *SketchPart, k int) {
 	p.sample.merge(&q.sample, k)
+	p.mergeIntervals(q)
 	for i := range p.settled {
 		mergeLeast(&p.settled[i], &q.settled[i])
 		mergeLeast(&p.failed[i], &q.failed[i])

@@ -24,12 +24,19 @@ type sqlDialect struct {
 	str string
 	// quote quotes a name (see sqlDialect.ident).
 	quote byte
-	// finite is whether a timestamp column is finite ("" for engines
-	// without infinite timestamps); epochUS is null for one that is not.
+	// finite is whether a timestamp column is finite (nil for engines
+	// without infinite timestamps), or for ClickHouse, read from its text
+	// (see clickhouseEpochUS); epochUS is null for one that is not.
 	finite func(col string) string
 	// trim is a string trimmed of spaces and tabs, as the readers trim
 	// every field.
 	trim func(x string) string
+	// greatest and least name the functions of the larger and the
+	// smaller of their arguments ("" for GREATEST and LEAST).
+	greatest, least string
+	// inline is whether the engine takes the query with its CTEs
+	// written in place as subqueries (see inlineCTEs).
+	inline bool
 }
 
 func pctMod(a, b string) string  { return "((" + a + ") % " + b + ")" }
@@ -70,9 +77,9 @@ var sqlDialects = map[string]sqlDialect{
 		trim: func(x string) string { return "trim(BOTH concat(' ', chr(9)) FROM " + x + ")" },
 	},
 	"clickhouse": {
-		epochUS: func(c string) string { return "toUnixTimestamp64Micro(toDateTime64(" + c + ", 6))" },
-		double:  "Float64", bigint: "Int64", mod: pctMod, log10: log10Func,
-		str: "String", quote: '`',
+		epochUS: clickhouseEpochUS, finite: clickhouseReadable,
+		double: "Float64", bigint: "Int64", mod: pctMod, log10: log10Func,
+		str: "String", quote: '`', greatest: "greatest", least: "least", inline: true,
 		trim: func(x string) string { return "replaceRegexpAll(" + x + ", '^[[:blank:]]+|[[:blank:]]+$', '')" },
 	},
 	"snowflake": {
@@ -100,6 +107,28 @@ func lookupDialect(name string) (sqlDialect, error) {
 		return d, fmt.Errorf("sql: dialect %q: want one of %s", name, strings.Join(SQLDialects(), ", "))
 	}
 	return d, nil
+}
+
+// fn is a call of the function called name, or def when the dialect
+// spells it so.
+func fn(name, def string, args ...string) string {
+	if name == "" {
+		name = def
+	}
+	return name + "(" + strings.Join(args, ", ") + ")"
+}
+
+// max and min are the larger and the smaller of their arguments (two
+// at a time where the dialect names its own function: ClickHouse 18.16
+// takes only two).
+func (d sqlDialect) max(args ...string) string { return pairwise(d.greatest, "GREATEST", args) }
+func (d sqlDialect) min(args ...string) string { return pairwise(d.least, "LEAST", args) }
+
+func pairwise(name, def string, args []string) string {
+	if name == "" || len(args) <= 2 {
+		return fn(name, def, args...)
+	}
+	return fn(name, def, args[0], pairwise(name, def, args[1:]))
 }
 
 // int64Lit is an integer constant as a BIGINT: Spark and ClickHouse

@@ -58,6 +58,10 @@ import (
 // names are matched case-insensitively, after a UTF-8 byte-order mark,
 // quoted or not, separated by commas or tabs (see IsSketch).
 //
+// A sketch with interval-censored items (AddInterval) is written as
+// version 3, version 2 with an interval part (see
+// SketchIntervalVersion).
+//
 // Package estimate/logs writes and reads the same rows as a Parquet file
 // (logs.WriteParquetSketch).
 
@@ -95,7 +99,7 @@ func IsSketch(head []byte) bool {
 // is). A segment value holding a line break is an error.
 func WriteSketch(w io.Writer, s *Sketch) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s%d holdout=%s seed=%d%s", sketchMagic, SketchVersion, num(s.Holdout), s.Seed, sampleField(s))
+	fmt.Fprintf(bw, "%s%d holdout=%s seed=%d%s", sketchMagic, fileVersion(s), num(s.Holdout), s.Seed, sampleField(s))
 	header := sketchHeader
 	if s.By != "" {
 		fmt.Fprintf(bw, " by=%s", byField(s.By))
@@ -115,6 +119,7 @@ func WriteSketch(w io.Writer, s *Sketch) error {
 	if err != nil {
 		return err
 	}
+	writeIntervals(bw, s)
 	writeSample(bw, s)
 	return bw.Flush()
 }
@@ -188,6 +193,16 @@ func ReadSketch(r io.Reader, name string) (*Sketch, error) {
 		return nil, fmt.Errorf("%s:2: want the header %q", name, header)
 	}
 	for line := 3; sc.Scan(); line++ {
+		if strings.TrimSuffix(sc.Text(), "\r") == intervalHeader && s.By == "" {
+			end, sample, err := s.readIntervalRows(sc, name, line+1)
+			if err != nil {
+				return nil, err
+			}
+			if !sample {
+				break
+			}
+			line = end
+		}
 		if strings.TrimSuffix(sc.Text(), "\r") == sampleHeader {
 			if err := s.readSampleRows(sc, name, line); err != nil {
 				return nil, err

@@ -31,8 +31,8 @@ func parseSketchHeader(line, name string) (*Sketch, error) {
 		}
 	}
 	fields := strings.Fields(strings.TrimPrefix(line, sketchMagic))
-	if len(fields) == 0 || fields[0] != "1" && fields[0] != strconv.Itoa(SketchVersion) {
-		return nil, fmt.Errorf("%s:1: sketch version %q: this pollfit reads versions 1 and %d", name, quote.Clip(strings.Join(fields[:min(len(fields), 1)], "")), SketchVersion)
+	if len(fields) == 0 || fields[0] != "1" && fields[0] != strconv.Itoa(SketchVersion) && fields[0] != strconv.Itoa(SketchIntervalVersion) {
+		return nil, fmt.Errorf("%s:1: sketch version %q: this pollfit reads versions 1 to %d", name, quote.Clip(strings.Join(fields[:min(len(fields), 1)], "")), SketchIntervalVersion)
 	}
 	if segmented && fields[0] == "1" {
 		return nil, fmt.Errorf("%s:1: a version 1 sketch has no segments (by=%s): the file is damaged", name, quote.Clip(by))

@@ -74,6 +74,10 @@ func SketchSQL(opt SQLOptions) (string, error) {
 	if err := q.names(); err != nil {
 		return "", err
 	}
+	from := q.from
+	if d.inline { // the user's query stays out of the CTEs' rewriting
+		q.from = fromMark
+	}
 	st, err := q.status()
 	if err != nil {
 		return "", err
@@ -88,11 +92,18 @@ func SketchSQL(opt SQLOptions) (string, error) {
 	q.binned(&b)
 	q.final(&b)
 	out := b.String()
+	if d.inline {
+		out = strings.ReplaceAll(inlineCTEs(out), fromMark, from)
+	}
 	if i := strings.IndexAny(out, sqlUnsafe); i >= 0 {
 		return "", fmt.Errorf("sql: internal error: the query holds %q at byte %d", out[i], i+1)
 	}
 	return out, nil
 }
+
+// fromMark stands for the relation the query reads while its CTEs are
+// written in place (see inlineCTEs).
+const fromMark = "pollfit_from_mark"
 
 // SQLFrom is what the sketch query of opt reads its rows from, as its
 // FROM clause writes it: the table's name, or the query in parentheses

@@ -23,7 +23,8 @@ var sqlReasons = []string{
 }
 
 // rows writes the CTEs src (a row's times in microseconds, its status
-// code and whether a timestamp is infinite), checked (why the reader
+// code and bad_time, whether a timestamp is infinite or unreadable: not
+// "inf", which ClickHouse reads as the number), checked (why the reader
 // would reject the row, 0 when it would not), ok (the rows it accepts,
 // but for the observed-at time), obs (the observed-at time), late (the
 // pending rows that time rejects) and dropped (the count of each reason).
@@ -38,9 +39,9 @@ func (q *sqlQuery) rows(b *strings.Builder, status string) {
 	if q.by != "" {
 		seg += ",\n    " + d.segText(q.by) + " AS seg"
 	}
-	fmt.Fprintf(b, "src AS (\n  SELECT %s AS c_us,\n    %s AS s_us,\n    %s AS st,\n    %s AS inf%s\n  FROM %s\n),\n",
+	fmt.Fprintf(b, "src AS (\n  SELECT %s AS c_us,\n    %s AS s_us,\n    %s AS st,\n    %s AS bad_time%s\n  FROM %s\n),\n",
 		d.epochUS(q.created), d.epochUS(q.settled), status, d.infinite(cols), seg, q.from)
-	fmt.Fprintf(b, "checked AS (\n  SELECT c_us, s_us, st%s%s,\n    CASE WHEN inf = 1 THEN 1 WHEN st = -2 THEN 2\n"+
+	fmt.Fprintf(b, "checked AS (\n  SELECT c_us, s_us, st%s%s,\n    CASE WHEN bad_time = 1 THEN 1 WHEN st = -2 THEN 2\n"+
 		"      WHEN c_us IS NULL OR (s_us IS NULL AND st IN (1, 2)) THEN 3\n"+
 		"      WHEN s_us < c_us THEN 4 WHEN s_us - c_us > %d THEN 5%s\n      ELSE 0 END AS bad\n  FROM src\n),\n",
 		sig, q.seg(), maxAgeUS, q.signalChecks())
@@ -50,9 +51,9 @@ func (q *sqlQuery) rows(b *strings.Builder, status string) {
 		"  WHERE s_us IS NULL AND NOT (o_us >= c_us AND o_us - c_us <= %d)\n),\n", maxAgeUS)
 	var why strings.Builder
 	for code, r := range sqlReasons[1:] {
-		fmt.Fprintf(&why, " WHEN %d THEN '%s'", code+1, r)
+		fmt.Fprintf(&why, " WHEN bad = %d THEN '%s'", code+1, r)
 	}
-	fmt.Fprintf(b, "dropped AS (\n  SELECT CASE bad%s END AS reason, COUNT(*) AS n\n"+
+	fmt.Fprintf(b, "dropped AS (\n  SELECT CASE%s END AS reason, COUNT(*) AS n\n"+
 		"  FROM (SELECT bad FROM checked WHERE bad <> 0 UNION ALL SELECT bad FROM late) AS d\n  GROUP BY bad\n),\n", why.String())
 }
 
@@ -70,9 +71,9 @@ func (q *sqlQuery) observed() string {
 	if !q.opt.ObservedAt.IsZero() {
 		return q.d.int64Lit(q.opt.ObservedAt.UnixMicro()) + " AS o_us"
 	}
-	latest := "GREATEST(c_us, COALESCE(s_us, c_us))"
+	latest := q.d.max("c_us", "COALESCE(s_us, c_us)")
 	if q.signal != "" {
-		latest = "GREATEST(c_us, COALESCE(s_us, c_us), COALESCE(g_us, c_us))"
+		latest = q.d.max("c_us", "COALESCE(s_us, c_us)", "COALESCE(g_us, c_us)")
 	}
 	return "MAX(" + latest + ") AS o_us FROM ok"
 }
@@ -83,9 +84,9 @@ func (q *sqlQuery) binned(b *strings.Builder) {
 	lg := fmt.Sprintf("CAST(FLOOR(%s * %d + %g) AS %s) + 1", d.log10(fmt.Sprintf("CAST(age_us AS %s) / 1000.0", d.double)), sketchPerDecade, sketchNudge, d.bigint)
 	fmt.Fprintf(b, "binned AS (\n  SELECT CASE WHEN h < %d THEN 'heldout' ELSE 'fit' END AS part,\n"+
 		"    CASE st WHEN 1 THEN 'settled' WHEN 2 THEN 'failed' ELSE 'pending' END AS kind,\n"+
-		"    CASE WHEN age_us < 1000 THEN 0 WHEN age_us >= %d THEN %d\n      ELSE LEAST(GREATEST(%s, 1), %d) END AS bin,\n"+
+		"    CASE WHEN age_us < 1000 THEN 0 WHEN age_us >= %d THEN %d\n      ELSE %s END AS bin,\n"+
 		"    age_us%s\n  FROM h4\n),\n",
-		sqlThreshold(q.opt.Holdout), int64(sketchMax*1e6), nSketchBins-1, lg, sketchBins, q.seg())
+		sqlThreshold(q.opt.Holdout), int64(sketchMax*1e6), nSketchBins-1, d.min(d.max(lg, "1"), fmt.Sprint(sketchBins)), q.seg())
 }
 
 // final writes the CTE bins, the bins with the dropped rows' counts

@@ -14,8 +14,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden SQL files in testdata/sql")
 
 // The query of each dialect, as reviewed: testdata/sql/DIALECT.sql, and
-// segmented by a column, DIALECT_by.sql. Only
-// duckdb and postgres run in tests (module estimate/sqltest).
+// segmented by a column, DIALECT_by.sql. duckdb, postgres and clickhouse
+// run in tests (module estimate/sqltest); every dialect parses in sqlglot.
 func TestSketchSQLGolden(t *testing.T) {
 	cases := map[string]SQLOptions{"postgres_options": {Dialect: "postgres", Table: "public.payments",
 		CreatedCol: "opened", SettledCol: "closed", NoStatus: true, Holdout: 0.2, Seed: 9,

@@ -143,7 +143,7 @@ func TestSketchFileErrors(t *testing.T) {
 	head := "# pollfit sketch v1 holdout=0.3 seed=1\n" + sketchHeader + "\n"
 	for _, c := range []struct{ in, want string }{
 		{"lo_s,hi_s,final,pending\n", "s.csv:1: not a pollfit sketch"},
-		{"# pollfit sketch v3 holdout=0.3\n", "s.csv:1: sketch version \"3\": this pollfit reads versions 1 and 2"},
+		{"# pollfit sketch v4 holdout=0.3\n", "s.csv:1: sketch version \"4\": this pollfit reads versions 1 to 3"},
 		{"# pollfit sketch v1 holdout=1\n" + sketchHeader + "\n", "s.csv:1: hold-out share 1"},
 		{head + "fit,settled,3000,1e9,1,1e9,0\n", "s.csv:3:4: column age_s: 1e+09 is not in bin 3000"},
 		{head + "fit,settled,200000,1e9,1,1e9,0\n", "s.csv:3:3: column bin: \"200000\""},

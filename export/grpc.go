@@ -120,7 +120,10 @@ func grpcClientsWaiting(j backoff.Jitter) string {
 			names = append(names, c.Name)
 		}
 	}
-	return strings.Join(names, " or ")
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
 }
 
 // grpcDuration writes d as a protobuf JSON duration: seconds with up to

@@ -49,16 +49,17 @@ func TestGRPC(t *testing.T) {
 	}{
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Kind = backoff.Constant }, "not constant"},
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Jitter = backoff.Jitter{Kind: backoff.Full} },
-			"grpc-go waits cap × U(0.8, 1.2) before a retry, not jitter=full: give jitter=grpc, or --grpc-client node"},
+			"grpc-go waits cap × U(0.8, 1.2) before a retry, not jitter=full: give jitter=grpc, or --grpc-client node-1.13"},
 		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "java" }, ""},
-		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "node" },
-			"grpc-node (@grpc/grpc-js) waits U(0, cap) before a retry, not jitter=grpc: give jitter=full, or --grpc-client go or java"},
+		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "node" }, ""},
+		{func(b *backoff.Backoff, o *GRPCOptions) { o.Client = "node-1.13" },
+			"grpc-node (@grpc/grpc-js 1.13 or earlier) waits U(0, cap) before a retry, not jitter=grpc: give jitter=full, or --grpc-client go, java or node"},
 		{func(b *backoff.Backoff, o *GRPCOptions) {
-			o.Client, b.Jitter = "node", backoff.Jitter{Kind: backoff.Full}
+			o.Client, b.Jitter = "node-1.13", backoff.Jitter{Kind: backoff.Full}
 		}, ""},
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Jitter = backoff.Jitter{} }, "not jitter=none: give jitter=grpc"},
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Jitter = backoff.Jitter{Kind: backoff.Equal} }, "not jitter=equal: give jitter=grpc"},
-		{func(_ *backoff.Backoff, o *GRPCOptions) { o.Client = "rust" }, `gRPC client "rust": want go, java, node`},
+		{func(_ *backoff.Backoff, o *GRPCOptions) { o.Client = "rust" }, `gRPC client "rust": want go, java, node, node-1.13`},
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Max = 0 }, "add max="},
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Attempts = 0 }, "add attempts=N"},
 		{func(b *backoff.Backoff, _ *GRPCOptions) { b.Elapsed = time.Minute }, "drop them"},

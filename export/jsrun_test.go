@@ -406,10 +406,13 @@ func TestJSWallClockStep(t *testing.T) {
 // exactCases and of a schedule per segment with tsc --allowJs --checkJs
 // under the options of @tsconfig/strictest, given on the command line.
 func TestGeneratedJSCheckJs(t *testing.T) {
-	tsc := tscTool(t)
+	forEachTsc(t, checkGeneratedJSCheckJs)
+}
+
+func checkGeneratedJSCheckJs(t *testing.T, tsc string) {
 	dir := t.TempDir()
 	args := append([]string{"--allowJs", "--checkJs", "--noEmit", "--target", "es2020", "--module", "es2020",
-		"--moduleResolution", "node"}, strictestFlags...)
+		"--moduleResolution", "bundler"}, strictestFlags...)
 	for i, c := range exactCases(t) {
 		var src bytes.Buffer
 		if err := JS(&src, c.s, JSOptions{}); err != nil {

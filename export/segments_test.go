@@ -286,7 +286,10 @@ export const used = [s, waits, lists, b.signal(), all.by];
 // it under node as TestGeneratedJSSegments does.
 func TestGeneratedTSSegments(t *testing.T) {
 	node := nodeTool(t)
-	tsc := tscTool(t)
+	forEachTsc(t, func(t *testing.T, tsc string) { checkGeneratedTSSegments(t, node, tsc) })
+}
+
+func checkGeneratedTSSegments(t *testing.T, node, tsc string) {
 	s, values := jsSegmentCase(t)
 	dir := t.TempDir()
 	var src bytes.Buffer
@@ -296,7 +299,7 @@ func TestGeneratedTSSegments(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "poll.ts"), src.Bytes())
 	writeFile(t, filepath.Join(dir, "use.ts"), []byte(tsSegmentsUse))
 	runIn(t, dir, tsc, "--strict", "--noEmitOnError", "--target", "es2020", "--module", "es2020",
-		"--moduleResolution", "node", "--outDir", "out", "poll.ts", "use.ts")
+		"--moduleResolution", "bundler", "--outDir", "out", "poll.ts", "use.ts")
 	out := filepath.Join(dir, "out")
 	writeFile(t, filepath.Join(out, "package.json"), []byte(`{"type": "module"}`+"\n"))
 	writeFile(t, filepath.Join(out, "main.mjs"), jsSegmentsMain("./poll.js", values))

@@ -7,12 +7,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // tsInstall is where .ci/run installs the typescript and
-// @tsconfig/strictest packages from npm when tsc is not on PATH.
-const tsInstall = "npm install --prefix ~/.cache/pollfit-ts typescript@5 @tsconfig/strictest"
+// @tsconfig/strictest packages from npm when tsc is not on PATH: the
+// last 5.x, and 7.x (the native compiler, npm's latest since 2026) beside
+// it, so the output is checked by both.
+const tsInstall = "npm install --prefix ~/.cache/pollfit-ts typescript@5 @tsconfig/strictest; npm install --prefix ~/.cache/pollfit-ts7 typescript@7 @tsconfig/strictest"
+
+// tsCaches are the folders under ~/.cache that tsInstall fills.
+var tsCaches = []string{"pollfit-ts", "pollfit-ts7"}
 
 // strictestFlags are the options of @tsconfig/strictest 2.0.0 that check
 // code, for tsc runs without a tsconfig.json (the .mjs files).
@@ -30,7 +36,9 @@ func strictestConfig(t *testing.T, tsc string) string {
 		dirs = append(dirs, filepath.Join(filepath.Dir(real), "..", ".."))
 	}
 	if home, err := os.UserHomeDir(); err == nil {
-		dirs = append(dirs, filepath.Join(home, ".cache", "pollfit-ts", "node_modules"))
+		for _, c := range tsCaches {
+			dirs = append(dirs, filepath.Join(home, ".cache", c, "node_modules"))
+		}
 	}
 	for _, d := range dirs {
 		p := filepath.Join(d, "@tsconfig", "strictest", "tsconfig.json")
@@ -42,21 +50,36 @@ func strictestConfig(t *testing.T, tsc string) string {
 	return ""
 }
 
-// tscTool returns the path of tsc: on PATH, else under
-// ~/.cache/pollfit-ts; it skips the test when there is none.
-func tscTool(t *testing.T) string {
+// forEachTsc runs check once for each TypeScript compiler installed (tsc
+// on PATH, and those of tsCaches), as a subtest named by its version
+// ("tsc-5.9.3"); it skips the test when there is none.
+func forEachTsc(t *testing.T, check func(t *testing.T, tsc string)) {
 	t.Helper()
+	var tools []string
 	if tsc, err := exec.LookPath("tsc"); err == nil {
-		return tsc
+		tools = append(tools, tsc)
 	}
 	if home, err := os.UserHomeDir(); err == nil {
-		tsc := filepath.Join(home, ".cache", "pollfit-ts", "node_modules", ".bin", "tsc")
-		if _, err := os.Stat(tsc); err == nil {
-			return tsc
+		for _, c := range tsCaches {
+			tsc := filepath.Join(home, ".cache", c, "node_modules", ".bin", "tsc")
+			if _, err := os.Stat(tsc); err == nil {
+				tools = append(tools, tsc)
+			}
 		}
 	}
-	t.Skipf("tsc is not on PATH nor in ~/.cache/pollfit-ts; skipping the TypeScript check (install the typescript package from npm: %s)", tsInstall)
-	return ""
+	if len(tools) == 0 {
+		t.Skipf("tsc is not on PATH nor in ~/.cache/pollfit-ts; skipping the TypeScript check (install the typescript package from npm: %s)", tsInstall)
+	}
+	seen := map[string]bool{}
+	for _, tsc := range tools {
+		out, err := exec.Command(tsc, "--version").Output()
+		v := strings.TrimPrefix(strings.TrimSpace(string(out)), "Version ")
+		if err != nil || seen[v] {
+			continue
+		}
+		seen[v] = true
+		t.Run("tsc-"+v, func(t *testing.T) { check(t, tsc) })
+	}
 }
 
 // tsUse uses the API of a generated module with its types, so that
@@ -80,11 +103,14 @@ export const used = [waits, stop, clauses, aligned, lists, signalled];
 // schedule package.
 func TestGeneratedTS(t *testing.T) {
 	node := nodeTool(t)
-	tsc := tscTool(t)
+	forEachTsc(t, func(t *testing.T, tsc string) { checkGeneratedTS(t, node, tsc) })
+}
+
+func checkGeneratedTS(t *testing.T, node, tsc string) {
 	dir := t.TempDir()
 	cases := exactCases(t)
 	args := []string{"--strict", "--noEmitOnError", "--target", "es2020", "--module", "es2020",
-		"--moduleResolution", "node", "--outDir", "out"}
+		"--moduleResolution", "bundler", "--outDir", "out"}
 	for i, c := range cases {
 		var src bytes.Buffer
 		if err := TS(&src, c.s, JSOptions{}); err != nil {
@@ -115,7 +141,10 @@ func TestGeneratedTS(t *testing.T) {
 // exactOptionalPropertyTypes, ...), with only the es2020 library: no DOM
 // and no @types/node.
 func TestGeneratedTSStrictest(t *testing.T) {
-	tsc := tscTool(t)
+	forEachTsc(t, checkGeneratedTSStrictest)
+}
+
+func checkGeneratedTSStrictest(t *testing.T, tsc string) {
 	strictest := strictestConfig(t, tsc)
 	dir := t.TempDir()
 	var files []string
@@ -141,7 +170,7 @@ func TestGeneratedTSStrictest(t *testing.T) {
 	config, _ := json.Marshal(map[string]any{
 		"extends": strictest,
 		"compilerOptions": map[string]any{"noEmit": true, "target": "es2020", "lib": []string{"es2020"},
-			"module": "es2020", "moduleResolution": "node"},
+			"module": "es2020", "moduleResolution": "bundler"},
 		"files": files,
 	})
 	writeFile(t, filepath.Join(dir, "tsconfig.json"), config)

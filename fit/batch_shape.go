@@ -46,7 +46,9 @@ func WithBatches(smp Sample, p *estimate.Period, res *Result, opt Options) (Shap
 	arc := min(3*p.Phase, p.Period/4)
 	var tried *schedule.Schedule
 	var triedM Metrics
-	for _, offs := range offsetCandidates(smp, period, arc) {
+	cands := offsetCandidates(smp, period, arc)
+	fits, err := sh.graftAll(len(cands), func(i int) (*schedule.Schedule, Metrics, error) {
+		offs := cands[i]
 		al := schedule.Aligned{Period: period, Offsets: offs, Until: untilAfter(period + offs[len(offs)-1])}
 		if !sh.forever() {
 			al.Until = min(al.Until, sh.horizon) // the poller gives up there
@@ -56,14 +58,17 @@ func WithBatches(smp Sample, p *estimate.Period, res *Result, opt Options) (Shap
 			ph := settlePhase(it, period)
 			return ph <= last && nanos(it.Age) <= al.Until
 		}
-		s, m, err := sh.graft(seen, func(rest *schedule.Schedule) (*schedule.Schedule, error) {
+		return sh.graft(seen, func(rest *schedule.Schedule) (*schedule.Schedule, error) {
 			r := schedule.Canonical(rest)
 			r.Aligned = append(r.Aligned, al)
 			return r, r.Validate()
 		})
-		if err != nil {
-			return out, err
-		}
+	})
+	if err != nil {
+		return out, err
+	}
+	for _, f := range fits {
+		s, m := f.s, f.m
 		if s == nil {
 			continue
 		}

@@ -104,7 +104,7 @@ func (sh *shaper) withLandmarks(ds []estimate.Deadline) *Result {
 		return nil
 	}
 	sh.opt.Landmarks = append(slices.Clone(sh.opt.Landmarks), lm...)
-	o, _ := sh.budgetLess(0)
+	o, _ := sh.budgetLess(0, 0)
 	res, err := FitSample(sh.smp, o)
 	if err != nil {
 		return nil

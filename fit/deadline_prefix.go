@@ -38,7 +38,7 @@ func (sh *shaper) graftPrefix(burst []time.Duration) (*schedule.Schedule, Metric
 		return nil, Metrics{}, err
 	}
 	cut := cutBefore(sh.smp, last.Seconds())
-	o, ok := sh.budgetLess(hm.RequestsPerItem)
+	o, ok := sh.budgetLess(hm.RequestsPerItem, 0)
 	if !ok {
 		return nil, Metrics{}, nil
 	}

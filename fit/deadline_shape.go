@@ -46,15 +46,24 @@ func WithDeadlines(smp Sample, deadlines []estimate.Deadline, res *Result, opt O
 	out := Shape{Schedule: res.Schedule, Plain: sh.plain}
 	ds := slices.Clone(deadlines)
 	slices.SortStableFunc(ds, func(a, b estimate.Deadline) int { return -cmpFloat(a.Share, b.Share) })
-	lm := *sh // the same search from the fit with landmarks
-	plain, err := sh.bursts(ds, res.Optimum.Asks, out)
-	if err != nil {
-		return plain, err
-	}
-	marked := out
-	lm.tryLandmarks(ds, &marked)
-	if marked, err = lm.bursts(ds, res.Optimum.Asks, marked); err != nil {
-		return plain, err
+	// The search from the plain fit and the same search from the fit with
+	// landmarks share nothing but the items: both run at once.
+	lm := *sh
+	plain, marked := out, out
+	var errs [2]error
+	parallel(2, func(i int) error {
+		if i == 0 {
+			plain, errs[0] = sh.bursts(ds, res.Optimum.Asks, out)
+			return nil
+		}
+		lm.tryLandmarks(ds, &marked)
+		marked, errs[1] = lm.bursts(ds, res.Optimum.Asks, marked)
+		return nil
+	})
+	for _, err := range errs {
+		if err != nil {
+			return plain, err
+		}
 	}
 	if marked.Paid && (!plain.Paid || sh.score(marked.Shaped) < sh.score(plain.Shaped)) {
 		return marked, nil
@@ -77,11 +86,15 @@ func (sh *shaper) bursts(ds []estimate.Deadline, optimum []float64, out Shape) (
 		}
 		var tried, kept *schedule.Schedule
 		var triedM, keptM Metrics
-		for _, burst := range slices.Concat(burstCandidates(sh.smp, lo, hi), spreadBursts(d), optimumBursts(optimum, d)) {
-			s, m, err := sh.graftBurst(burst, seenBy(burst))
-			if err != nil {
-				return out, err
-			}
+		cands := slices.Concat(burstCandidates(sh.smp, lo, hi), spreadBursts(d), optimumBursts(optimum, d))
+		fits, err := sh.graftAll(len(cands), func(i int) (*schedule.Schedule, Metrics, error) {
+			return sh.graftBurst(cands[i], seenBy(cands[i]))
+		})
+		if err != nil {
+			return out, err
+		}
+		for _, f := range fits {
+			s, m := f.s, f.m
 			if s == nil {
 				continue
 			}

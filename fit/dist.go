@@ -197,14 +197,18 @@ func (a *atoms) sorted() (ages, cum, ws []float64) {
 		}
 		return a.age, cum, nil
 	}
-	idx := make([]int, len(a.age))
-	for k := range idx {
-		idx[k] = k
+	// The pairs sort together, by age alone: the sort compares and swaps
+	// as it would a list of indices, so ties keep the same order, at
+	// half the memory traffic.
+	type aw struct{ age, w float64 }
+	pairs := make([]aw, len(a.age))
+	for k := range pairs {
+		pairs[k] = aw{a.age[k], a.w[k]}
 	}
-	slices.SortFunc(idx, func(i, j int) int { return cmpFloat(a.age[i], a.age[j]) })
-	ages, ws = make([]float64, len(idx)), make([]float64, len(idx))
-	for k, i := range idx {
-		ages[k], ws[k] = a.age[i], a.w[i]
+	slices.SortFunc(pairs, func(x, y aw) int { return cmpFloat(x.age, y.age) })
+	ages, ws = make([]float64, len(pairs)), make([]float64, len(pairs))
+	for k, p := range pairs {
+		ages[k], ws[k] = p.age, p.w
 		cum[k+1] = cum[k] + ws[k]
 	}
 	return ages, cum, ws

@@ -127,9 +127,9 @@ func ExampleStudy() {
 	// Whatever the schedule, the answers after 5s are missed.
 	fmt.Printf("fitted misses %.0f%%\n", 100*res.Fitted.MissedShare)
 	// Output:
-	// give up at 10s (100.0% of answers land by then)
+	// give up at 10s (100.0% of the fitting items' answers land by then)
 	// stuck cap 24 (8 × the requests budget; --stuck-asks to change); fitted within it: true
-	// give up at 5s (today stops there; 50.0% of answers land by then)
+	// give up at 5s (today stops there; 50.0% of the fitting items' answers land by then)
 	// budget 5 requests per item from today
 	// stuck cap 6 (today's own)
 	// fitted misses 50%

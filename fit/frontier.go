@@ -10,8 +10,11 @@ type FrontierPoint struct {
 	// RequestsPerItem is the budget.
 	RequestsPerItem float64
 	// Limit is the hindsight optimum at the budget, asking by age (on a
-	// model, on a grid of candidate ages).
-	Limit Prediction
+	// model, on a grid of candidate ages), and LimitName its label there
+	// (LimitLabel: "limit (by age)" when the fitted schedule or a
+	// baseline resets on signal or asks by the wall clock).
+	Limit     Prediction
+	LimitName string
 	// Fitted is what Study ships at the budget, measured, and Schedule
 	// its text.
 	Fitted   Prediction
@@ -40,4 +43,17 @@ const jitterDraws = 100
 func nanPrediction() Prediction {
 	n := math.NaN()
 	return Prediction{Lag: LagStats{n, n, n, n, n, n}, RMSLag: n, RequestsPerItem: n, Detected: n}
+}
+
+// FrontierLimitLabel is the label of a frontier table's limit column:
+// "limit", or the points' "limit (by age)" when it is so at any budget
+// (a frontier's budgets are all requests per item).
+func FrontierLimitLabel(pts []FrontierPoint) string {
+	label := LimitLabel(BudgetRequests, false)
+	for _, p := range pts {
+		if p.LimitName != "" && p.LimitName != label {
+			return p.LimitName
+		}
+	}
+	return label
 }

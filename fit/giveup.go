@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -21,15 +22,20 @@ const DefaultGiveUpShare = 0.99
 // after H is missed.
 type GiveUp struct {
 	Age time.Duration
-	// Share is the share of final answers that land by Age (by the
-	// Kaplan–Meier estimate of the fitting items, or the model).
+	// Share is the share of final answers that land by Age, among the
+	// answers of Of (by their Kaplan–Meier estimate, or the model's law).
 	Share float64
-	// Reason says where Age came from, for people: "99.3% of answers
-	// land by then", "the --horizon given", "now stops there".
+	// Of names the items Share counts the answers of: "the fitting
+	// items" for a study (the give-up age is chosen without the held-out
+	// items), "the model", "the log".
+	Of string
+	// Reason says where Age came from, for people, naming the set its
+	// share counts: "99.3% of the fitting items' answers land by then",
+	// "the --horizon given", "now stops there; ...".
 	Reason string
 }
 
-// String is "15m (99.3% of answers land by then)".
+// String is "15m (99.3% of the fitting items' answers land by then)".
 func (g GiveUp) String() string {
 	return fmt.Sprintf("%s (%s)", schedule.FormatDuration(g.Age), g.Reason)
 }
@@ -57,23 +63,34 @@ func giveUpAges() []time.Duration {
 // is the share of all items with a final answer by age t (a CDF that may
 // tend to less than 1: the rest never settles) and total its limit. It
 // is never the width of a log's window: only where the answers land.
-func DefaultGiveUp(answered func(t float64) float64, total, share float64) GiveUp {
+// of names the items answered counts ("the fitting items"), for Of and
+// the reason.
+func DefaultGiveUp(answered func(t float64) float64, total, share float64, of string) GiveUp {
 	if share <= 0 || share > 1 {
 		share = DefaultGiveUpShare
 	}
 	ages := giveUpAges()
 	if !(total > 0) {
-		return GiveUp{Age: ages[0], Share: 1, Reason: "no answers to wait for"}
+		return GiveUp{Age: ages[0], Share: 1, Of: of, Reason: "no answers to wait for among " + of}
 	}
 	for _, a := range ages {
 		got := answered(a.Seconds()) / total
 		if got >= share-1e-12 {
-			return GiveUp{Age: a, Share: got, Reason: fmt.Sprintf("%s of answers land by then", percent(got))}
+			return GiveUp{Age: a, Share: got, Of: of, Reason: fmt.Sprintf("%s of %s answers land by then", percent(got), possessive(of))}
 		}
 	}
 	a := ages[len(ages)-1]
 	got := answered(a.Seconds()) / total
-	return GiveUp{Age: a, Share: got, Reason: fmt.Sprintf("only %s of answers land by then", percent(got))}
+	return GiveUp{Age: a, Share: got, Of: of, Reason: fmt.Sprintf("only %s of %s answers land by then", percent(got), possessive(of))}
+}
+
+// possessive is "the fitting items'" of "the fitting items", "the
+// model's" of "the model".
+func possessive(of string) string {
+	if strings.HasSuffix(of, "s") {
+		return of + "'"
+	}
+	return of + "'s"
 }
 
 // percent writes a share as "99.3%", never rounding a share below 1 up
@@ -107,12 +124,13 @@ func capGiveUp(g GiveUp, baselines []Baseline, answered func(t float64) float64,
 	if total > 0 {
 		got = answered(longest.Seconds()) / total
 	}
-	return GiveUp{Age: longest, Share: got, Reason: fmt.Sprintf("%s stops there; %s of answers land by then", name, percent(got))}
+	return GiveUp{Age: longest, Share: got, Of: g.Of, Reason: fmt.Sprintf("%s stops there; %s of %s answers land by then", name, percent(got), possessive(g.Of))}
 }
 
 // SampleGiveUp is DefaultGiveUp on a sample's Kaplan–Meier estimate:
-// the nice age by which share of its final answers have landed.
-func SampleGiveUp(smp Sample, share float64) GiveUp {
+// the nice age by which share of its final answers have landed; of
+// names the sample ("the log").
+func SampleGiveUp(smp Sample, share float64, of string) GiveUp {
 	km := sampleKM(smp)
-	return DefaultGiveUp(func(t float64) float64 { return 1 - km.At(t) }, 1-km.Never(), share)
+	return DefaultGiveUp(func(t float64) float64 { return 1 - km.At(t) }, 1-km.Never(), share, of)
 }

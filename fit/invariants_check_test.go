@@ -140,9 +140,11 @@ func checkKnee(rep invReport, pts []FrontierPoint) {
 // checkEqualCost: the equal-cost lag is read inside what was measured,
 // between the lags of fits whose held-out costs bracket the baseline's
 // (never extrapolated); the fit's own lag when the costs agree to 0.5%.
-// The bracket is found independently, by fits at budgets 15% below and
-// 18% above the baseline's cost (its held-out cost differs by less), each with the baseline's stuck cap as the
-// study's fit at its cost has.
+// The bracket is found independently, by a fit at a budget 18% above
+// the baseline's cost when the fit at its cost spent less than the
+// baseline on the held-out items, else 15% below (its held-out cost
+// differs by less), with the baseline's stuck cap as the study's fit at
+// its cost has: one fit, on the side the bracket needs.
 func checkEqualCost(rep invReport, c invCase, comp *Comparison) {
 	want, got := comp.Baseline.RequestsPerItem, comp.Fitted.RequestsPerItem
 	what := fmt.Sprintf("baseline %s at %.4g requests per item (%.6gs), fitted@ at %.4g (%.6gs), equal-cost lag %.6gs", comp.Name, want, comp.Baseline.Lag.Mean, got, comp.Fitted.Lag.Mean, comp.EqualCostLag)
@@ -155,16 +157,17 @@ func checkEqualCost(rep invReport, c invCase, comp *Comparison) {
 	opt := c.opt
 	opt.Bootstrap, opt.StuckAsks = 0, comp.StuckCap
 	bc := comp.Budget.RequestsPerItem
-	var budgets []float64
-	for _, f := range []float64{0.85, 1.18} {
-		if bc*f >= 1 {
-			budgets = append(budgets, bc*f)
-		}
+	f := 0.85
+	if got < want {
+		f = 1.18
 	}
-	pts, _, err := StudyFrontier(context.Background(), c.smp, nil, nil, opt, budgets)
-	if err != nil {
-		rep.fail("equal-cost bracket", "fits about the baseline's cost: %v", err)
-		return
+	var pts []FrontierPoint
+	if bc*f >= 1 { // else no smaller budget to fit: the comparison's own fits are all there are
+		var err error
+		if pts, _, err = StudyFrontier(context.Background(), c.smp, nil, nil, opt, []float64{bc * f}); err != nil {
+			rep.fail("equal-cost bracket", "fits about the baseline's cost: %v", err)
+			return
+		}
 	}
 	type cl struct{ cost, lag float64 }
 	fits := []cl{{got, comp.Fitted.Lag.Mean}}

@@ -22,12 +22,13 @@ import (
 // POLLFIT_LONG_TESTS=1 runs more and larger logs. One log alone:
 // go test ./fit -run 'TestInvariants/seed=17$' -v.
 
-// invSize is the number of logs and the rows of each.
+// invSize is the number of logs and the rows of each: sketch-sized
+// logs, one budget each, so that the long run covers 200 shapes.
 func invSize() (logs, minRows, maxRows int) {
 	if testenv.Long() {
-		return 40, 150, 450 // about 15 CPU-seconds a log
+		return 200, 120, 360
 	}
-	return 12, 150, 450
+	return 4, 120, 360
 }
 
 func TestInvariants(t *testing.T) {

@@ -28,3 +28,17 @@ func parallel(n int, fn func(i int) error) error {
 	}
 	return nil
 }
+
+// leaves bounds the grafts running at once across the process (the
+// shapes' candidates, of every fit a --by study runs at the same time):
+// each holds a copy of its items, so memory stays at GOMAXPROCS copies
+// however the searches nest. A leaf starts no other work that waits on
+// it, so holding one never blocks another.
+var leaves = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// leaf runs fn holding one of the leaves.
+func leaf(fn func()) {
+	leaves <- struct{}{}
+	defer func() { <-leaves }()
+	fn()
+}

@@ -32,6 +32,8 @@ type segments struct {
 	// stuck item gets by the horizon (see problem.capStuck).
 	askPrice float64
 	w        *walker
+	// scratch is solveWithin's table, kept between its calls.
+	scratch *budgetTable
 }
 
 type segEdge struct {

@@ -19,6 +19,13 @@ const DefaultMinSegmentFinal = 200
 type Segment struct {
 	Value  string
 	Sample Sample
+	// Label names the segment in its decision ("method card"); Value
+	// when empty.
+	Label string
+	// Baselines are the segment's own schedules of today, compared on
+	// its items before those of the options (which are every segment's):
+	// its decision weighs its schedule against the first of them.
+	Baselines []Baseline
 }
 
 // SegmentOptions are the settings of StudySegments: those of Study,
@@ -80,11 +87,15 @@ type SegmentFit struct {
 	// Study is the segment's own study (nil for a fallback).
 	Study *StudyResult
 	// Against is what the segment's decision weighs its schedule
-	// against, on the segment's held-out items to its give-up age: the
-	// first baseline (named so, with its intervals when the study
-	// bootstraps), or without one the one schedule for all (named
-	// "one schedule").
+	// against, on the segment's held-out items to its give-up age: its
+	// own first baseline, else the options' first (named so, with its
+	// intervals when the study bootstraps), or without one the one
+	// schedule for all (named "one schedule").
 	Against Row
+	// Decision is what shipping Schedule changes against Against, with
+	// the intervals of the segment's study when it bootstrapped them
+	// (its Group the segment's Label).
+	Decision Decision
 }
 
 // Total is schedules measured together on several segments' items: the
@@ -145,7 +156,7 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 	if err := out.allocate(ctx, trains, tests, opt); err != nil {
 		return nil, err
 	}
-	if err := out.fitSegments(ctx, trains, tests, opt); err != nil {
+	if err := out.fitSegments(ctx, segs, trains, tests, opt); err != nil {
 		return nil, err
 	}
 	out.total()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -132,20 +133,22 @@ func segmentCurve(ctx context.Context, train, test Sample, opt StudyOptions, bud
 }
 
 // fitSegments studies each segment with a schedule of its own at its
-// budget, beside the baselines as Study compares them, measures the
-// shared schedule on the fallbacks, and sets what each segment's
-// decision weighs it against.
-func (s *SegmentStudy) fitSegments(ctx context.Context, trains, tests []Sample, opt SegmentOptions) error {
+// budget, beside its own baselines and the options' as Study compares
+// them, measures the shared schedule on the fallbacks, and sets what
+// each segment's decision weighs it against, and the decision.
+func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, tests []Sample, opt SegmentOptions) error {
 	return parallel(len(s.Segments), func(i int) error {
 		f := &s.Segments[i]
+		o := opt
+		o.Baselines = append(slices.Clone(segs[i].Baselines), opt.Baselines...)
 		if f.Fallback {
-			row, err := s.replayShared(s.Shared.Schedule, "shared", tests[i], opt)
+			row, err := s.replayShared(s.Shared.Schedule, "shared", tests[i], o)
 			if err != nil {
 				return fmt.Errorf("segment %q: %v", f.Value, err)
 			}
 			f.Schedule, f.Row = s.Shared.Schedule, row
 		} else {
-			res, err := segmentStudy(ctx, trains[i], tests[i], f.Budget, opt)
+			res, err := segmentStudy(ctx, trains[i], tests[i], f.Budget, o)
 			if err != nil {
 				return fmt.Errorf("segment %q: %v", f.Value, err)
 			}
@@ -153,15 +156,20 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, trains, tests []Sample, 
 		}
 		var err error
 		switch {
-		case f.Study != nil && len(f.Study.Baselines) > 0:
-			f.Against = f.Study.Baselines[0].Baseline
-		case len(opt.Baselines) > 0:
-			f.Against, err = s.replayShared(opt.Baselines[0].Schedule, opt.Baselines[0].Name, tests[i], opt)
+		case f.Study != nil && len(f.Study.Baselines) > 0 && f.Study.Decision != nil:
+			f.Against, f.Decision = f.Study.Baselines[0].Baseline, *f.Study.Decision
+		case len(o.Baselines) > 0:
+			f.Against, err = s.replayShared(o.Baselines[0].Schedule, o.Baselines[0].Name, tests[i], o)
+			f.Decision = decisionOf(f.Row, f.Against)
 		default:
-			f.Against, err = s.replayShared(s.Shared.Schedule, "one schedule", tests[i], opt)
+			f.Against, err = s.replayShared(s.Shared.Schedule, "one schedule", tests[i], o)
+			f.Decision = decisionOf(f.Row, f.Against)
 		}
 		if err != nil {
 			return fmt.Errorf("segment %q: %v", f.Value, err)
+		}
+		if f.Decision.Group = segs[i].Label; f.Decision.Group == "" {
+			f.Decision.Group = f.Value
 		}
 		return nil
 	})

@@ -122,15 +122,23 @@ func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Sched
 		}
 		cut.Items[i] = it
 	}
-	var best *schedule.Schedule
-	var bestM Metrics
+	// The best within the stuck cap, else the best over it (which Study
+	// then leaves out, saying so).
+	var best, over *schedule.Schedule
+	var bestM, overM Metrics
 	keep := func(s *schedule.Schedule) (float64, error) {
 		m, err := sh.replay(s)
 		if err != nil {
 			return 0, err
 		}
 		spent, limit := sh.spent(s, m)
-		if (limit == 0 || spent <= limit*(1+1e-9)) && (best == nil || sh.score(m) < sh.score(bestM)) {
+		switch {
+		case limit != 0 && spent > limit*(1+1e-9):
+		case !sh.withinCap(s):
+			if over == nil || sh.score(m) < sh.score(overM) {
+				over, overM = s, m
+			}
+		case best == nil || sh.score(m) < sh.score(bestM):
 			best, bestM = s, m
 		}
 		return spent - limit, nil
@@ -140,17 +148,18 @@ func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Sched
 	if err != nil {
 		return nil, Metrics{}, err
 	}
-	over, err := keep(first)
+	spill, err := keep(first)
 	if err != nil {
 		return nil, Metrics{}, err
 	}
 	_, limit := sh.spent(first, Metrics{})
 	if limit == 0 {
-		over = 0 // a price needs no share
+		spill = 0 // a price needs no share
 	}
-	share := max(over, 0)
+	share := max(spill, 0)
+	asks := sh.shapeAsks(first) // the age-based part leaves them room under the stuck cap
 	for range graftRounds {
-		o, ok := sh.budgetLess(share)
+		o, ok := sh.budgetLess(share, asks)
 		if !ok {
 			break
 		}
@@ -162,23 +171,33 @@ func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Sched
 		if err != nil {
 			return nil, Metrics{}, err
 		}
-		if over, err = keep(s); err != nil {
+		if spill, err = keep(s); err != nil {
 			return nil, Metrics{}, err
 		}
-		if limit == 0 || math.Abs(over) < 1e-3*limit {
+		if limit == 0 || math.Abs(spill) < 1e-3*limit {
 			break
 		}
-		share = max(share+over, 0)
+		share = max(share+spill, 0)
+	}
+	if best == nil {
+		return over, overM, nil
 	}
 	return best, bestM, nil
 }
 
-// budgetLess is the fit's options with share taken off the budget, at
-// the plain fit's horizon; ok is false when nothing is left.
-func (sh *shaper) budgetLess(share float64) (Options, bool) {
+// budgetLess is the fit's options with share taken off the budget and
+// the shape's asks to a stuck item off the stuck cap (so that the
+// age-based part and the shape together keep it), at the plain fit's
+// horizon; ok is false when nothing is left.
+func (sh *shaper) budgetLess(share, asks float64) (Options, bool) {
 	o := sh.opt
 	if o.Horizon == 0 && o.Budget.Kind() != BudgetAsksBy && !sh.forever() {
 		o.Horizon = sh.horizon
+	}
+	if o.StuckAsks > 0 && asks > 0 {
+		if o.StuckAsks -= int(math.Ceil(asks - 1e-9)); o.StuckAsks < 1 {
+			return o, false
+		}
 	}
 	b := &o.Budget
 	switch b.Kind() {
@@ -195,6 +214,23 @@ func (sh *shaper) budgetLess(share float64) (Options, bool) {
 	return o, true
 }
 
+// shapeAsks is what the shape adds to the asks a stuck item gets by the
+// horizon, joined on the plain schedule as joined (0 without a cap or a
+// horizon).
+func (sh *shaper) shapeAsks(joined *schedule.Schedule) float64 {
+	if sh.opt.StuckAsks <= 0 || sh.horizon <= 0 {
+		return 0
+	}
+	return max(AsksBy(joined, sh.horizon)-AsksBy(sh.res.Schedule, sh.horizon), 0)
+}
+
+// withinCap reports whether s asks a stuck item no more often by the
+// horizon than the stuck cap allows (always, without a cap or a
+// horizon), as Study keeps a shape only then.
+func (sh *shaper) withinCap(s *schedule.Schedule) bool {
+	return sh.opt.StuckAsks <= 0 || sh.horizon <= 0 || AsksBy(s, sh.horizon) <= float64(sh.opt.StuckAsks)+1e-9
+}
+
 // forever reports whether the plain schedule never stops.
 func (sh *shaper) forever() bool { return !sh.res.Schedule.Stops() }
 
@@ -208,4 +244,30 @@ func addCandidate(out [][]time.Duration, c []time.Duration) [][]time.Duration {
 		}
 	}
 	return append(out, c)
+}
+
+// grafted is one candidate shape's graft: the joined schedule (nil when
+// none fitted) and it replayed.
+type grafted struct {
+	s *schedule.Schedule
+	m Metrics
+}
+
+// graftAll runs the grafts of n candidate shapes at once, as leaves
+// (each reads the shaper and fits a copy of the items of its own), and
+// returns them in order, or the first candidate's error by order: what
+// a loop over them in order would find.
+func (sh *shaper) graftAll(n int, graft func(i int) (*schedule.Schedule, Metrics, error)) ([]grafted, error) {
+	out := make([]grafted, n)
+	err := parallel(n, func(i int) error {
+		var err error
+		leaf(func() {
+			var s *schedule.Schedule
+			var m Metrics
+			s, m, err = graft(i)
+			out[i] = grafted{s, m}
+		})
+		return err
+	})
+	return out, err
 }

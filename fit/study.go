@@ -70,6 +70,13 @@ type StudyOptions struct {
 	// GRPCClient names the client whose retry timing the "grpc" family
 	// models, one of backoff.GRPCClients ("" for go).
 	GRPCClient string
+	// NoLimit, when set, says why the limit cannot be computed on the
+	// sample (its ages are spread over interval-censored answers, so
+	// hindsight on them would only be hindsight on the assumed density):
+	// the study then leaves Limit unmeasured (NaN figures, name
+	// "limit") with NoLimit as its LimitNote, and a frontier's limit
+	// column is NaN.
+	NoLimit string
 	// Progress, when set, is told each stage of the work as it starts
 	// ("fitting", "the limit", ..., "budget 3 of 20" in a frontier), from
 	// the calling goroutine.
@@ -297,7 +304,9 @@ func (st *study) run() (*StudyResult, error) {
 	if err := st.stopped("limit"); err != nil {
 		return nil, err
 	}
-	if err := st.limit(); err != nil {
+	if st.opt.NoLimit != "" {
+		r.Limit, r.LimitNote = noLimitRow(), st.opt.NoLimit
+	} else if err := st.limit(); err != nil {
 		return nil, fmt.Errorf("limit: %w", err)
 	}
 	st.stage("the baselines")
@@ -321,14 +330,15 @@ func (st *study) stage(name string) {
 	}
 }
 
-// answered is the share of all items with a final answer by age t, and
-// its limit: from the model, or the Kaplan–Meier estimate of the fitting
-// items.
-func (st *study) answered() (func(t float64) float64, float64) {
+// answered is the share of all items with a final answer by age t, its
+// limit, and whose answers they are: from the model, or the
+// Kaplan–Meier estimate of the fitting items (the give-up age is chosen
+// without the held-out items).
+func (st *study) answered() (func(t float64) float64, float64, string) {
 	if st.model != nil {
-		return st.model.CDF, st.model.CDF(math.MaxFloat64)
+		return st.model.CDF, st.model.CDF(math.MaxFloat64), "the model"
 	}
-	return func(t float64) float64 { return 1 - st.km.At(t) }, 1 - st.km.Never()
+	return func(t float64) float64 { return 1 - st.km.At(t) }, 1 - st.km.Never(), "the fitting items"
 }
 
 // giveUp fixes the give-up age.
@@ -353,13 +363,13 @@ func (st *study) giveUp() error {
 		r.GiveUp = GiveUp{Age: o.Horizon, Reason: "the horizon given"}
 		st.horizon = o.Horizon
 	default:
-		ans, total := st.answered()
-		g := DefaultGiveUp(ans, total, o.GiveUpShare)
+		ans, total, of := st.answered()
+		g := DefaultGiveUp(ans, total, o.GiveUpShare, of)
 		r.GiveUp = capGiveUp(g, o.Baselines, ans, total)
 		st.horizon = r.GiveUp.Age
 	}
-	if ans, total := st.answered(); total > 0 && r.GiveUp.Share == 0 {
-		r.GiveUp.Share = ans(r.GiveUp.Age.Seconds()) / total
+	if ans, total, of := st.answered(); total > 0 && r.GiveUp.Share == 0 {
+		r.GiveUp.Share, r.GiveUp.Of = ans(r.GiveUp.Age.Seconds())/total, of
 	}
 	return nil
 }

@@ -69,9 +69,8 @@ func (st *study) compare() error {
 		r.Baselines = append(r.Baselines, c)
 	}
 	if len(r.Baselines) > 0 {
-		b := r.Baselines[0].Baseline
-		r.Decision = &Decision{Against: b.Name, RequestsChange: relChange(r.Fitted.RequestsPerItem, b.RequestsPerItem),
-			LagChange: relChange(r.Fitted.Lag.Mean, b.Lag.Mean), RequestsCI: noInterval, LagCI: noInterval}
+		d := decisionOf(r.Fitted, r.Baselines[0].Baseline)
+		r.Decision = &d
 	}
 	return nil
 }

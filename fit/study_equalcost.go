@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -96,6 +97,7 @@ func (st *study) equalCost(c *Comparison) error {
 	if c.SameCost = sameCost(c.Fitted.RequestsPerItem, want); c.SameCost || c.Budget.Kind() != BudgetRequests {
 		return nil
 	}
+	tried := []costPoint{{c.Budget.RequestsPerItem, c.Fitted, c.Schedule}}
 	fitAt := func(b float64) (costPoint, bool, error) {
 		res, err := st.fit(Budget{RequestsPerItem: b}, c.StuckCap)
 		if err := st.stopped("equal cost"); err != nil {
@@ -105,16 +107,19 @@ func (st *study) equalCost(c *Comparison) error {
 			return costPoint{}, false, nil // too little to fit
 		}
 		m, err := st.measure("", res.Schedule)
+		if err == nil {
+			tried = append(tried, costPoint{b, m, res.Schedule})
+		}
 		return costPoint{b, m, res.Schedule}, err == nil, err
 	}
-	lo, hi, ok, err := bracketCost(want, costPoint{c.Budget.RequestsPerItem, c.Fitted, c.Schedule}, fitAt)
+	lo, hi, ok, err := bracketCost(want, tried[0], fitAt)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		c.NoBracket = true
-		st.note("baseline %s: no fit at another budget (within %d, and the stuck cap of %d) spent its held-out %.2f requests per item, so the lag at that cost is not read: the comparison is fitted@%s's own pair, at %.2f requests per item",
-			c.Name, equalCostFits, c.StuckCap, want, c.Name, c.Fitted.RequestsPerItem)
+		st.note("baseline %s: no fit spent its held-out %.2f requests per item (%s), so the lag at that cost is not read: the comparison is fitted@%s's own pair, at %.2f requests per item",
+			c.Name, want, triedText(tried, want, c.StuckCap), c.Name, c.Fitted.RequestsPerItem)
 		return nil
 	}
 	if hi.cost() > lo.cost() {
@@ -133,4 +138,33 @@ func (c *Comparison) equalCostLag(lags []float64) float64 {
 		return lags[0]
 	}
 	return lags[0] + (lags[1]-lags[0])*c.mix
+}
+
+// triedText says what the fits of a failed bracket search (the first
+// the fit at the baseline's cost) spent: "the fit at its cost and 4 more fits, at budgets from
+// 42.8 to 67.3 requests per item, each under the stuck cap of 85 asks,
+// spent 40.16 each held-out requests per item: at the bigger budgets the
+// stuck cap binds, not the budget".
+func triedText(tried []costPoint, want float64, stuck int) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	blo, bhi := math.Inf(1), math.Inf(-1)
+	for _, p := range tried {
+		lo, hi = math.Min(lo, p.cost()), math.Max(hi, p.cost())
+		blo, bhi = math.Min(blo, p.budget), math.Max(bhi, p.budget)
+	}
+	more := len(tried) - 1
+	fits := "fits"
+	if more == 1 {
+		fits = "fit"
+	}
+	spent := fmt.Sprintf("%.2f to %.2f", lo, hi)
+	if fmt.Sprintf("%.2f", lo) == fmt.Sprintf("%.2f", hi) {
+		spent = fmt.Sprintf("%.2f each", hi)
+	}
+	s := fmt.Sprintf("the fit at its cost and %d more %s, at budgets from %.3g to %.3g requests per item, each under the stuck cap of %d asks, spent %s held-out requests per item",
+		more, fits, blo, bhi, stuck, spent)
+	if hi < want && bhi > want {
+		s += ": at the bigger budgets the stuck cap binds, not the budget"
+	}
+	return s
 }

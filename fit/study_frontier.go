@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // StudyFrontier sweeps requests-per-item budgets through Study's
@@ -120,18 +122,26 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 		}
 		fp.Fitted, fp.Schedule = row.prediction(), res.Schedule.String()
 	}
+	scheds := []*schedule.Schedule{}
+	if res != nil && err == nil {
+		scheds = append(scheds, res.Schedule)
+	}
+	for _, bl := range st.opt.Baselines {
+		scheds = append(scheds, bl.Schedule)
+	}
+	fp.LimitName = LimitLabel(BudgetRequests, false, scheds...)
 	first, free := fam.p.first, false
 	for _, bl := range st.opt.Baselines {
 		if a, ok := bl.Schedule.Timeline().Next(0); !ok || a != st.opt.FirstAsk {
 			first, free = 0, true
 		}
 	}
-	lim, err := hindsight(fam.p.l, fam.cands, first, free, st.opt.Objective, b)
-	if err == nil {
-		fp.Limit = lim.prediction()
-		fp.Limit.RequestsPerItem = b
-	} else {
-		fp.Limit = nanPrediction()
+	fp.Limit = nanPrediction()
+	if st.opt.NoLimit == "" {
+		if lim, err := hindsight(fam.p.l, fam.cands, first, free, st.opt.Objective, b); err == nil {
+			fp.Limit = lim.prediction()
+			fp.Limit.RequestsPerItem = b
+		}
 	}
 	fp.Fixed, fp.FixedInterval = fam.fixed.within(b, cap, st.opt.Seed, true)
 	fp.Backoff, fp.BackoffBase = fam.backoff.within(b, cap, st.opt.Seed, true)

@@ -22,7 +22,8 @@ import (
 //     attempts (the first call included; gRPC cuts more to 5 unless the
 //     client raises its limit), each wait spread as the client named by
 //     StudyOptions.GRPCClient does (backoff.GRPCClients): cap × U(0.8,
-//     1.2) for grpc-go and grpc-java, U(0, cap) for grpc-node.
+//     1.2) for grpc-go, grpc-java and grpc-node (@grpc/grpc-js 1.14 on),
+//     U(0, cap) for @grpc/grpc-js 1.13 and earlier ("node-1.13").
 //
 // A member that stops before the give-up age misses the answers after
 // its last attempt; the search ranks members by their wait, a missed

@@ -43,7 +43,7 @@ func (st *study) limit() error {
 	if k := r.Budget.Kind(); k.CountsAsks() || k == BudgetPrice {
 		req = lim.prediction().RequestsPerItem
 	}
-	m := Metrics{Name: st.limitName(), Horizon: end, RequestsPerItem: req, AsksByAges: st.opt.AsksBy,
+	m := Metrics{Name: st.limitName(bound), Horizon: end, RequestsPerItem: req, AsksByAges: st.opt.AsksBy,
 		Items: r.Fitted.Items, Pending: r.Fitted.Pending}
 	if st.model == nil {
 		// It sees every answer by the give-up age, and misses the rest.
@@ -142,20 +142,13 @@ func (st *study) budgetCap() string {
 		r.Objective, r.Budget.Price, r.StuckCap, schedule.FormatDuration(r.GiveUp.Age))
 }
 
-// limitName is "limit", or "limit (by age)" when a row of the table
-// resets on signal or asks by the wall clock: the limit bounds only the
-// schedules that ask by age.
-func (st *study) limitName() string {
+// limitName is the limit's label for this study (LimitLabel).
+func (st *study) limitName(bound bool) string {
 	scheds := []*schedule.Schedule{st.res.Schedule}
 	for _, b := range st.opt.Baselines {
 		scheds = append(scheds, b.Schedule)
 	}
-	for _, s := range scheds {
-		if s.ResetOnSignal || len(s.Aligned) > 0 {
-			return "limit (by age)"
-		}
-	}
-	return "limit"
+	return LimitLabel(st.res.Budget.Kind(), bound, scheds...)
 }
 
 // limitStart is where the limit's first ask is: at the fit's first ask
@@ -329,4 +322,12 @@ func (x mixed) lagStats(st *study, end float64) LagStats {
 		}
 	}
 	return weightedLagStats(lags, ws)
+}
+
+// noLimitRow is the limit row of a study that cannot compute it
+// (StudyOptions.NoLimit): named "limit", every figure NaN.
+func noLimitRow() Row {
+	n := math.NaN()
+	m := Metrics{Name: "limit", Lag: LagStats{n, n, n, n, n, n}, RequestsPerItem: n, Detected: n, Missed: n}
+	return RowOf(m, n)
 }

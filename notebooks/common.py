@@ -3,8 +3,10 @@ temporary directory, run it and parse its output, and format log-time axes.
 
 Each notebook runs `from common import *` after building nothing else: the
 notebooks read only data the repository ships (testdata/) or generates
-(pollfit gen), and write only into a temporary directory.
+(pollfit gen), and write only into a temporary directory, removed when
+the kernel exits.
 """
+import atexit
 import io
 import json
 import os
@@ -33,6 +35,7 @@ def _repo_root():
 
 REPO = _repo_root()
 WORK = Path(tempfile.mkdtemp(prefix="pollfit-notebook-"))
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)  # the scratch files go with the kernel
 _GO = shutil.which("go") or "/usr/local/go/bin/go"
 _BIN = WORK / "pollfit"
 subprocess.run([_GO, "build", "-o", str(_BIN), "./cmd/pollfit"], cwd=REPO, check=True)

@@ -1,7 +1,9 @@
 #!/bin/sh
 # run.sh executes every notebook in this directory from a clean kernel,
 # writing the executed copies to a temporary directory (the committed
-# notebooks are left as they are), and fails if any cell fails.
+# notebooks are left as they are), and fails if any cell fails, if a
+# committed notebook's outputs differ from the fresh run's (compare.py),
+# or if a notebook leaves its scratch directory behind.
 #
 # It needs jupyter nbconvert and a Python 3 kernel with pandas and
 # matplotlib; on Debian: apt-get install jupyter-nbconvert
@@ -22,6 +24,11 @@ if ! command -v jupyter >/dev/null 2>&1; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# Each notebook's scratch directory, made by common.py under TMPDIR, must
+# be gone when its kernel exits.
+scratch=$(mktemp -d)
+export TMPDIR="$scratch"
+trap 'rm -rf "$out" "$scratch"' EXIT
 if [ $# -eq 0 ]; then
 	set -- "$here"/*.ipynb
 fi
@@ -33,11 +40,21 @@ for nb in "$@"; do
 		--ExecutePreprocessor.timeout=600 \
 		--ExecutePreprocessor.kernel_name=python3 \
 		--output-dir "$out" "$nb" >"$out/$name.log" 2>&1; then
-		echo "ok   $name ($(($(date +%s) - start))s)"
+		if python3 "$here/compare.py" "$nb" "$out/$name"; then
+			echo "ok   $name ($(($(date +%s) - start))s)"
+		else
+			echo "FAIL $name: its committed outputs are not a fresh run's" >&2
+			status=1
+		fi
 	else
 		echo "FAIL $name" >&2
 		cat "$out/$name.log" >&2
 		status=1
 	fi
 done
+left=$(ls "$scratch")
+if [ -n "$left" ]; then
+	echo "FAIL: the notebooks left scratch files behind: $left" >&2
+	status=1
+fi
 exit $status

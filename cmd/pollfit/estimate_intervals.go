@@ -9,6 +9,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/spf13/pflag"
@@ -25,6 +26,15 @@ type intervalFlags struct {
 }
 
 func addIntervalFlags(fs *pflag.FlagSet) *intervalFlags {
+	f := addIntervalReadFlags(fs)
+	fs.IntVar(&f.boot, "bootstrap", 200, "a poller log or a metric: bootstrap samples for the survival's 95% bands (0: none)")
+	fs.Float64Var(&f.identify, "identify", 0.9, "the share of answers whose widest interval the identifiability line reports")
+	return f
+}
+
+// addIntervalReadFlags registers the flags that read interval-censored
+// input, for every command that takes it.
+func addIntervalReadFlags(fs *pflag.FlagSet) *intervalFlags {
 	f := &intervalFlags{}
 	fs.StringVar(&f.idCol, "id-col", "", `item id column of a poller log of one row per ask (default "id")`)
 	fs.StringVar(&f.askedCol, "asked-col", "", `ask time column of a poller log of one row per ask (default "asked_at")`)
@@ -32,8 +42,6 @@ func addIntervalFlags(fs *pflag.FlagSet) *intervalFlags {
 	fs.StringVar(&f.metric, "metric", "", "a metric: the histogram's name, when the file holds several")
 	fs.Float64Var(&f.pending, "pending", 0, "a metric: this many items never answered (metrics count only answers)")
 	fs.Float64Var(&f.never, "never", 0, "a metric: this share of all items never answered (instead of --pending)")
-	fs.IntVar(&f.boot, "bootstrap", 200, "a poller log or a metric: bootstrap samples for the survival's 95% bands (0: none)")
-	fs.Float64Var(&f.identify, "identify", 0.9, "the share of answers whose widest interval the identifiability line reports")
 	return f
 }
 
@@ -41,6 +49,11 @@ func addIntervalFlags(fs *pflag.FlagSet) *intervalFlags {
 // or a poller log.
 func (f *intervalFlags) intervalInput(args []string, opt logs.Options) string {
 	switch {
+	case len(args) > 0 && source.IsSketch(args[0]):
+		if s, err := readSketchArgs(args); err == nil && s.HasIntervals() {
+			return "sketch"
+		}
+		return "" // read as sketches, errors too
 	case len(args) == 1 && logs.IsMetric(args[0]):
 		return "metric"
 	case logs.IsPollerLog(args, f.pollerOptions(opt)):
@@ -89,9 +102,12 @@ func (f *intervalFlags) estimateIntervals(e *env, kind string, opt logs.Options,
 	var set estimate.IntervalSet
 	sum := &intervalSummary{qs: qs, atKeys: atKeys, Share: f.identify}
 	var err error
-	if kind == "metric" {
+	switch kind {
+	case "metric":
 		err = f.readMetric(args[0], &set, sum)
-	} else {
+	case "sketch":
+		err = readIntervalSketch(args, &set, sum)
+	default:
 		err = f.readPoller(args, opt, &set, sum)
 	}
 	if err != nil {
@@ -198,11 +214,11 @@ func (f *intervalFlags) readMetric(path string, set *estimate.IntervalSet, sum *
 func (f *intervalFlags) unanswered(answered float64, sum *intervalSummary) (float64, error) {
 	switch {
 	case f.pending != 0 && f.never != 0:
-		return 0, usagef("estimate: --pending and --never both say how many never answered: give one")
+		return 0, usagef("--pending and --never both say how many never answered: give one")
 	case f.pending < 0 || math.IsInf(f.pending, 0) || math.IsNaN(f.pending):
-		return 0, usagef("estimate: --pending %v: want a count >= 0", f.pending)
+		return 0, usagef("--pending %v: want a count >= 0", f.pending)
 	case !(f.never >= 0 && f.never < 1):
-		return 0, usagef("estimate: --never %v: want a share in [0, 1)", f.never)
+		return 0, usagef("--never %v: want a share in [0, 1)", f.never)
 	case f.never > 0:
 		return answered * f.never / (1 - f.never), nil
 	case f.pending == 0:
@@ -224,6 +240,9 @@ func (f *intervalFlags) readPoller(args []string, opt logs.Options, set *estimat
 	}
 	if addErr != nil {
 		return addErr
+	}
+	if w := skippedWarning(st); w != "" {
+		sum.warnings = append(sum.warnings, w)
 	}
 	form := "one row per item"
 	if st.PerAsk {
@@ -286,4 +305,13 @@ func widthText(w *float64) string {
 		return "0s (exact)"
 	}
 	return schedule.FormatAge(*w)
+}
+
+// skippedWarning says which bad rows --skip-bad skipped in a poller
+// log, as for every other log ("" for none).
+func skippedWarning(st logs.PollerStats) string {
+	if len(st.Skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: skipped %s", strings.Join(st.Files, ", "), logs.SkippedText(st.Skipped))
 }

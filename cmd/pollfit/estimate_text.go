@@ -40,7 +40,7 @@ func (sum *summary) writeText(w io.Writer) error {
 		fmt.Fprintf(&b, ", %d rows skipped", r.Skipped)
 	}
 	fmt.Fprintf(&b, "\nnever:        %s with no final answer by the last observed age\n", share(r.Never))
-	b.WriteString("quantiles:    (Kaplan–Meier, 95% interval)\n")
+	b.WriteString("quantiles:    (of all items, an item that never answers counted as never reaching one; Kaplan–Meier, 95% interval)\n")
 	for _, q := range sum.qs {
 		k := quantileKey(q)
 		if v := r.Quantiles[k]; v != nil {

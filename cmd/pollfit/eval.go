@@ -21,10 +21,10 @@ func init() {
 	register(&command{
 		name:    "eval",
 		summary: "replay settle-time logs under one or more schedules",
-		usage:   "pollfit eval --schedule [NAME=]SPEC... [--asks-by 30s,2m,15m] [--horizon D] [--by COLUMN] [--json] LOG...",
+		usage:   "pollfit eval --schedule [NAME=]SPEC... [--count-asks-by 30s,2m,15m] [--horizon D] [--by COLUMN] [--json] LOG...",
 		example: `  pollfit eval --schedule before='at 0s 3s 8s 16s 29s, 15s until 2m, 30s' \
                --schedule now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' \
-               --asks-by 30s,2m,15m testdata/payments.csv
+               --count-asks-by 30s,2m,15m testdata/payments.csv
 
 An item whose answer comes at age t is seen by the first ask at an age ≥ t;
 its lag is the difference and it costs every ask up to that one. A pending
@@ -48,7 +48,10 @@ holding either or an exported JSON document; fit and frontier --baseline,
 simulate --strategy and export --schedule read SPEC alike.`,
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			specs := fs.StringArrayP("schedule", "s", nil, "schedule to replay, [NAME=]SPEC: a schedule, a retry strategy or @FILE (repeatable)")
-			asksBy := fs.String("asks-by", "30s,2m,15m", "ages at which to count asks for an item that never settles")
+			asksBy := fs.String("count-asks-by", "30s,2m,15m", "ages at which to count the asks to an item that never settles")
+			oldAsksBy := fs.String("asks-by", "", "")
+			asksByAlias := renamed{"eval", "asks-by", "count-asks-by"}
+			asksByAlias.hide(fs)
 			horizon := fs.String("horizon", "", "give-up age: stop asking at this age (default: the end of a stopping schedule; for one that never stops, the nice age by which 99% of the log's answers land)")
 			asJSON := fs.Bool("json", false, "print JSON")
 			seed := fs.Uint64("jitter-seed", 1, "seed of the draws of a strategy with jitter (fit's --seed is the hold-out split)")
@@ -59,6 +62,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 			plotPath := addPlotFlag(fs)
 			force := fs.Bool("force", false, "overwrite an existing --plot file")
 			rf := addReadFlags(fs)
+			rf.iv = addIntervalReadFlags(fs)
 			bf := addByFlag(fs, false)
 			return func(e *env, args []string) error {
 				if len(*specs) == 0 {
@@ -75,6 +79,11 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				} else if old {
 					*seed = *oldSeed
 				}
+				if old, err := asksByAlias.useOld(e, fs); err != nil {
+					return err
+				} else if old {
+					*asksBy = *oldAsksBy
+				}
 				if len(args) == 0 {
 					return usagef("eval: give at least one LOG")
 				}
@@ -84,7 +93,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				opt := fit.ReplayOptions{}
 				var err error
 				if opt.AsksBy, err = parseDurationList(*asksBy); err != nil {
-					return usagef("eval: --asks-by: %v", err)
+					return usagef("eval: --count-asks-by: %v", err)
 				}
 				if *horizon != "" {
 					if opt.Horizon, err = schedule.ParseDuration(*horizon); err != nil || opt.Horizon <= 0 {
@@ -101,10 +110,11 @@ simulate --strategy and export --schedule read SPEC alike.`,
 					}
 				}
 				var in *source.Input
+				var notes []string // on interval-censored input
 				if bf.by != "" {
 					in, err = rf.readSegments(e, args, "eval", bf.by, source.Needs{Always: "a replay per value"}, fit.StudyOptions{Seed: 1})
 				} else {
-					in, err = rf.evalInput(e, args, evalNeeds(named, *plotPath != ""))
+					in, notes, err = rf.evalInput(e, args, evalNeeds(named, *plotPath != ""))
 				}
 				if err != nil {
 					return err
@@ -112,7 +122,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				segs, smp, stats := in.Groups, in.All, in.Stats
 				var giveUp *fit.GiveUp
 				if opt.Horizon == 0 && neverStops(named) {
-					g := fit.SampleGiveUp(smp, 0)
+					g := fit.SampleGiveUp(smp, 0, "the log")
 					giveUp, opt.Horizon = &g, g.Age
 				}
 				ms, err := replayAll(e.context(), named, smp, opt, *horizon != "", *seed, *runs)
@@ -131,7 +141,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				if *asJSON {
 					return printEvalJSON(e, opt.Horizon, rows)
 				}
-				printEvalTable(e, rows, stats, giveUp)
+				printEvalTable(e, rows, stats, giveUp, notes)
 				return nil
 			}
 		},
@@ -163,15 +173,26 @@ func evalNeeds(named []namedSchedule, withPlot bool) source.Needs {
 // evalInput reads eval's input: sketches as they are (saying what their
 // item sample cannot serve), raw logs into a sketch holding nothing out
 // (its bins, or its item sample when n needs it), or into items when n
-// needs every row.
-func (r *readFlags) evalInput(e *env, args []string, n source.Needs) (*source.Input, error) {
+// needs every row; interval-censored input spread, with the notes to
+// print beside the table.
+func (r *readFlags) evalInput(e *env, args []string, n source.Needs) (*source.Input, []string, error) {
+	if in, notes, ok, err := r.intervalEvalInput(args); ok {
+		return in, notes, err
+	}
 	in, err := r.read(e, args, "eval", source.Options{Seed: 1, Needs: n, SampleRows: sampleRows})
-	if err == nil && in.Sketch != nil && !in.FromLog && !r.quiet {
+	if err != nil {
+		return in, nil, err
+	}
+	if in.Sketch != nil && !in.FromLog && !r.quiet {
 		for _, note := range in.Notes {
 			fmt.Fprintf(e.stderr, "pollfit: note: %s\n", note)
 		}
 	}
-	return in, err
+	var notes []string
+	if in.Sketch != nil && in.Sketch.HasIntervals() {
+		notes = []string{sketchExpected(in.Sketch)}
+	}
+	return in, notes, nil
 }
 
 // neverStops reports whether any schedule never stops: those give up at
@@ -278,12 +299,15 @@ func printEvalJSON(e *env, horizon time.Duration, ms []fit.Row) error {
 	return enc.Encode(out)
 }
 
-func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp) {
+func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp, notes []string) {
 	fmt.Fprintf(e.stdout, "%d items: %d final, %d pending", stats.Final+stats.Pending, stats.Final, stats.Pending)
 	if n := skippedTotal(stats); n > 0 {
 		fmt.Fprintf(e.stdout, ", %d rows skipped", n)
 	}
 	fmt.Fprintln(e.stdout)
+	for _, n := range notes {
+		fmt.Fprintf(e.stdout, "note: %s\n", n)
+	}
 	if g != nil {
 		fmt.Fprintf(e.stdout, "a schedule that never stops gives up at %s (%s; --horizon to change)\n", schedule.FormatDuration(g.Age), g.Reason)
 	}

@@ -51,7 +51,7 @@ func evalSegments(e *env, segs []fit.Segment, named []namedSchedule, opt fit.Rep
 		enc.SetIndent("", "  ")
 		return enc.Encode(doc)
 	}
-	printEvalTable(e, all, stats, g)
+	printEvalTable(e, all, stats, g, nil)
 	for _, s := range out {
 		fmt.Fprintf(e.stdout, "\n%s %s (%s of items):\n", r.by, segmentName(s.Value), share(s.Share))
 		writeEvalRows(e.stdout, s.Schedules)

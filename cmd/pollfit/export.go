@@ -156,7 +156,7 @@ func exportGRPC(e *env, o *exportOpts) error {
 }
 
 // grpcClientHelp is the help of --grpc-client, for export and fit.
-const grpcClientHelp = "the client that runs the policy, whose retry timing pollfit models: go (default) or java (cap × U(0.8, 1.2), gRFC A6 as revised in 2024) or node (U(0, cap))"
+const grpcClientHelp = "the client that runs the policy, whose retry timing pollfit models: go (default), java or node (cap × U(0.8, 1.2), gRFC A6 as revised in 2024; node from @grpc/grpc-js 1.14), or node-1.13 (@grpc/grpc-js 1.13 or earlier: U(0, cap))"
 
 // writeGRPC writes b as a gRPC service config to out (stdout when ""),
 // checked before any file is created, and says on stderr what the

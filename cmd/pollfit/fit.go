@@ -74,12 +74,17 @@ Memory stays flat in the rows; only --histogram reads the log into items.
 
 --by COLUMN fits one schedule per value of a categorical column (at most
 1000 values), each with its own hold-out, give-up age and shapes. It opens
-with each value's decision: what shipping its schedule changes against
-the first --baseline (one for all values, measured on each value's
-held-out items), or without one against the one schedule, in requests
-per item and mean lag, each with its bootstrap interval. The
-requests budget (without one, what the first baseline spends on all
-fitting items) is the mean over all items, shared where the next request
+with each value's decision ("method card: shipping fitted vs prod: ..."):
+what shipping its schedule changes against its first baseline, measured
+on the value's held-out items, or without one against the one schedule,
+in requests per item and mean lag, each with its bootstrap interval.
+--baseline NAME=SPEC is every value's baseline; --baseline
+VALUE:NAME=SPEC (card:prod='2s until 1m', a value with other characters
+quoted: '"bank transfer":prod=...') is one value's, compared before
+every value's. The requests budget (without one, what the first
+baseline for every value spends on all fitting items; with baselines of
+single values only, give --requests-per-item) is the mean over all
+items, shared where the next request
 buys the most lag: each value's lag-versus-cost curve is fitted on its
 fitting items and the budget goes to the value whose next request saves
 the most, until the last request buys the same lag everywhere
@@ -318,6 +323,7 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	itemsPath := fs.String("plot-items", "", "also draw thirty held-out items under the fitted schedule and the first baseline to this file, .svg or .png")
 	force := fs.Bool("force", false, "overwrite an existing --plot or --plot-items file")
 	rf := addReadFlags(fs)
+	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
 		grpc := strings.EqualFold(*format, "grpc")
@@ -404,6 +410,7 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if err != nil {
 		return nil, err
 	}
+	opt = in.studyOptions(opt)
 	rep.sample, rep.heldOut, rep.opt = in.FitOn, in.HeldOut, opt
 	rep.source = inputSource(args, in)
 	line := newStageLine(e, cmd, rf.quiet)

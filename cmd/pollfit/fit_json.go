@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"math"
 
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -12,7 +13,7 @@ import (
 //
 //	{"decision": {"against", "requests_change", "requests_change_ci", "lag_change", "lag_change_ci", "sentence"} (null without a baseline),
 //	 "schedule": "<DSL>",
-//	 "give_up": {"age_s", "share", "reason", "never"},
+//	 "give_up": {"age_s", "share", "share_of", "reason", "never"},
 //	 "budget": {"objective", "requests_per_item" | "asks_by" | "max_attempts" | "price", "from_baseline"},
 //	 "stuck_cap": {"asks", "reason"},
 //	 "fitted": <row>, "limit": <row>, "limit_note": "...",
@@ -34,7 +35,7 @@ type fitJSON struct {
 	Budget      budgetJSON       `json:"budget"`
 	StuckCap    stuckJSON        `json:"stuck_cap"`
 	Fitted      fit.Row          `json:"fitted"`
-	Limit       fit.Row          `json:"limit"`
+	Limit       *fit.Row         `json:"limit"` // null where not computed (interval-censored input)
 	LimitNote   string           `json:"limit_note"`
 	ExactFit    *fit.Row         `json:"exact_fit,omitempty"`
 	Continuous  *fit.Row         `json:"continuous,omitempty"`
@@ -58,6 +59,7 @@ type smoothingJSON struct {
 type giveUpJSON struct {
 	Age    *float64 `json:"age_s"`
 	Share  *float64 `json:"share"`
+	Of     string   `json:"share_of"`
 	Reason string   `json:"reason"`
 	Never  bool     `json:"never"`
 }
@@ -124,10 +126,10 @@ type holdoutJSON struct {
 func (r *fitReport) writeJSON(w io.Writer) error {
 	res := r.res
 	out := fitJSON{Decision: newDecisionJSON(res.Decision), Schedule: schedule.Format(res.Schedule), Budget: newBudgetJSON(res.Budget, res.Objective, res.BudgetFrom),
-		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: res.Limit, LimitNote: res.LimitNote,
+		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: limitJSON(res), LimitNote: res.LimitNote,
 		ExactFit: res.ExactFit, Continuous: res.Continuous, Baselines: []fit.Row{}, AtCost: []fit.Row{}, Comparisons: []comparisonJSON{},
 		Notes: append([]string{}, res.Notes...)}
-	out.GiveUp = giveUpJSON{Reason: res.GiveUp.Reason, Never: res.Never}
+	out.GiveUp = giveUpJSON{Reason: res.GiveUp.Reason, Of: res.GiveUp.Of, Never: res.Never}
 	if !res.Never {
 		out.GiveUp.Age, out.GiveUp.Share = fit.JSONNumber(res.GiveUp.Age.Seconds()), fit.JSONNumber(res.GiveUp.Share)
 	}
@@ -244,4 +246,14 @@ func newShapesJSON(f *fit.Shapes) *shapesJSON {
 	}
 	out.Deadline, out.Batch = shape(f.Deadline), shape(f.Batch)
 	return out
+}
+
+// limitJSON is the limit row, nil where the study could not compute it
+// (StudyOptions.NoLimit: its figures are NaN, which JSON cannot hold).
+func limitJSON(res *fit.StudyResult) *fit.Row {
+	if math.IsNaN(res.Limit.RequestsPerItem) {
+		return nil
+	}
+	l := res.Limit
+	return &l
 }

@@ -113,7 +113,9 @@ func (r *fitReport) writeTable(w io.Writer) {
 		fmt.Fprintln(tw, "\t")
 	}
 	row(res.Fitted)
-	row(res.Limit)
+	if !math.IsNaN(res.Limit.RequestsPerItem) { // not computed on intervals
+		row(res.Limit)
+	}
 	if res.ExactFit != nil {
 		row(*res.ExactFit)
 	}

@@ -27,6 +27,12 @@ type segmentReport struct {
 
 // runSegments reads the logs split by --by and runs fit.StudySegments.
 func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []string, cmd string) (*segmentReport, error) {
+	every, own, err := splitByBaselines(v.baselines)
+	if err != nil {
+		return nil, err
+	}
+	shared := *v
+	shared.baselines, v = every, &shared // the one schedule's study compares every value's baselines
 	switch {
 	case v.model != "":
 		return nil, usagef("%s: --by %s splits a log: give LOG files, not --model", cmd, bf.by)
@@ -34,6 +40,8 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 		return nil, usagef("%s: give LOG files to split --by %s", cmd, bf.by)
 	case v.family != "":
 		return nil, usagef("%s: --family fits one schedule: run without --by", cmd)
+	case v.requests <= 0 && len(v.baselines) == 0 && len(own) > 0:
+		return nil, usagef("%s: --by with baselines of single values only: give --requests-per-item, or a --baseline NAME=SPEC for every value, whose cost on all items is the budget", cmd)
 	case v.requests <= 0 && (len(v.baselines) == 0 || v.asksBy != "" || v.price != 0 || v.maxAttempts != 0):
 		return nil, usagef("%s: --by shares a --requests-per-item budget between the segments: give one, or a --baseline whose cost it is", cmd)
 	}
@@ -46,6 +54,9 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 		return nil, err
 	}
 	segs, stats, notes := in.Groups, in.Stats, in.Notes
+	if err := segmentBaselines(bf.by, segs, own); err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
 	res, err := fit.StudySegments(e.context(), segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
 	if err != nil {
 		return nil, fmt.Errorf("%s: --by %s: %v", cmd, bf.by, err)
@@ -107,7 +118,7 @@ func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 func (r *segmentReport) writeText(w io.Writer) {
 	s := r.res
 	for _, f := range s.Segments {
-		fmt.Fprintln(w, decisionText(r.by, f.Value, f.Row, f.Against))
+		fmt.Fprintln(w, f.Decision.String())
 	}
 	fmt.Fprintln(w)
 	if s.PerSegment {
@@ -163,7 +174,8 @@ func segmentingText(s *fit.SegmentStudy) string {
 
 // The JSON of pollfit fit --by:
 //
-//	{"decisions": [{"value", "against", "fitted": <row>, "other": <row>, "requests_change", "lag_change"}],
+//	{"decisions": [{"value", "against", "requests_change", "requests_change_ci", "lag_change", "lag_change_ci", "sentence",
+//	                "fitted": <row>, "other": <row>}],
 //	 "by": "method", "budget": {"requests_per_item", "per_segment", "price"},
 //	 "min_segment": 200,
 //	 "segments": [{"value", "share", "fit_items", "final", "budget", "fallback", "schedule", "metrics": <row>}],
@@ -184,16 +196,16 @@ type segmentsJSON struct {
 	Notes      []string            `json:"notes"`
 }
 
-// groupDecisionJSON is one value's decision: its schedule's held-out row
-// and the one it is weighed against (the first baseline, or the one
-// schedule), with the changes in requests per item and mean lag.
+// groupDecisionJSON is one value's decision (fit.SegmentFit.Decision:
+// against, the changes in requests per item and mean lag with their
+// intervals, the sentence) beside its schedule's held-out row and the
+// one it is weighed against (its own first baseline, the first for all,
+// or the one schedule).
 type groupDecisionJSON struct {
-	Value          string   `json:"value"`
-	Against        string   `json:"against"`
-	Fitted         fit.Row  `json:"fitted"`
-	Other          fit.Row  `json:"other"`
-	RequestsChange *float64 `json:"requests_change"`
-	LagChange      *float64 `json:"lag_change"`
+	Value string `json:"value"`
+	*decisionJSON
+	Fitted fit.Row `json:"fitted"`
+	Other  fit.Row `json:"other"`
 }
 
 type segmentJSON struct {
@@ -231,8 +243,7 @@ func (r *segmentReport) writeJSON(w io.Writer) error {
 		Holdout: holdoutJSON{Share: s.Shared.Holdout, Seed: s.Shared.Seed, FitItems: s.Shared.FitOn.Total(), Test: s.Shared.HeldOut.Total()},
 		Notes:   append([]string{}, r.notes...)}
 	for _, f := range s.Segments {
-		out.Decisions = append(out.Decisions, groupDecisionJSON{Value: f.Value, Against: f.Against.Name, Fitted: f.Row, Other: f.Against,
-			RequestsChange: fit.JSONNumber(f.Row.RequestsPerItem/f.Against.RequestsPerItem - 1), LagChange: fit.JSONNumber(f.Row.Lag.Mean/f.Against.Lag.Mean - 1)})
+		out.Decisions = append(out.Decisions, groupDecisionJSON{Value: f.Value, decisionJSON: newDecisionJSON(&f.Decision), Fitted: f.Row, Other: f.Against})
 		out.Segments = append(out.Segments, segmentJSON{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
 			Budget: f.Budget, Fallback: f.Fallback, Schedule: schedule.Format(f.Schedule), Row: f.Row})
 	}

@@ -30,13 +30,13 @@ func shapeLines(res *fit.StudyResult) []string {
 	if f.Deadline != nil {
 		var ds []string
 		for _, d := range f.Deadlines {
-			ds = append(ds, fmt.Sprintf("%s (%.0f%% of items)", schedule.FormatAge(d.Age), 100*d.Share))
+			ds = append(ds, fmt.Sprintf("%s (%.0f%% of the fitting items)", schedule.FormatAge(d.Age), 100*d.Share))
 		}
 		out = append(out, fmt.Sprintf("deadline at %s: %s", strings.Join(ds, ", "), shapeText(f.Deadline, "a burst of asks after it", "deadlines", slices.Contains(f.OverCap, fit.ShapeDeadline))))
 	}
 	if f.Batch != nil {
 		p := f.Period
-		out = append(out, fmt.Sprintf("batches every %s, answers %s after the boundary (%.0f%% of answers): %s",
+		out = append(out, fmt.Sprintf("batches every %s, answers %s after the boundary (%.0f%% of the fitting items' answers): %s",
 			schedule.FormatDuration(time.Duration(math.Round(p.Period*1e9))), schedule.FormatAge(p.Phase), 100*p.Share, shapeText(f.Batch, "wall-clock aligned asks", "batches", slices.Contains(f.OverCap, fit.ShapeBatch))))
 	}
 	if f.Signals {

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -60,6 +62,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	plotPath := addPlotFlag(fs)
 	force := fs.Bool("force", false, "overwrite an existing --plot file")
 	rf := addReadFlags(fs)
+	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, false)
 	return func(e *env, args []string) error {
 		if err := checkPlots(*force, *plotPath); err != nil {
@@ -96,6 +99,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		opt = in.studyOptions(opt)
 		notes := in.Notes
 		if !rf.quiet {
 			for _, n := range notes {
@@ -121,6 +125,9 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			return writeFrontierCSV(e.stdout, pts, base)
 		}
 		writeFrontierText(e.stdout, pts, base, opt.Segments)
+		if opt.NoLimit != "" {
+			fmt.Fprintf(e.stdout, "\n%s\n", opt.NoLimit)
+		}
 		return nil
 	}
 }
@@ -134,22 +141,28 @@ var frontierIgnores = []string{"count-asks-by", "bootstrap", "smooth", "family",
 
 // frontierInput reads the logs, or parses the model; notes say what the
 // input could not serve.
-func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt fit.StudyOptions) (*source.Input, fit.Distribution, error) {
+func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt fit.StudyOptions) (*studied, fit.Distribution, error) {
 	if v.model != "" {
 		if len(args) > 0 {
-			return &source.Input{}, nil, usagef("frontier: give --model or LOG files, not both")
+			return &studied{Input: &source.Input{}}, nil, usagef("frontier: give --model or LOG files, not both")
 		}
 		m, err := estimate.ParseModel(v.model)
 		if err != nil {
-			return &source.Input{}, nil, usagef("frontier: --model: %v", err)
+			return &studied{Input: &source.Input{}}, nil, usagef("frontier: --model: %v", err)
 		}
-		return &source.Input{}, m, nil
+		return &studied{Input: &source.Input{}}, m, nil
 	}
 	if len(args) == 0 {
-		return &source.Input{}, nil, usagef("frontier: give LOG files or --model")
+		return &studied{Input: &source.Input{}}, nil, usagef("frontier: give LOG files or --model")
 	}
 	in, err := rf.studyInput(e, args, "frontier", v, opt.Baselines)
-	return in, nil, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.intervals != "" {
+		in.Notes = append([]string{"input: " + in.intervals}, in.Notes...)
+	}
+	return in, nil, nil
 }
 
 // maxSteps is the most budgets a frontier sweeps (each is a fit).
@@ -202,14 +215,21 @@ func trimSpace(s string) string {
 
 func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "req/item\tlimit (by age)\tfitted (%d clauses)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", k)
+	limits := slices.ContainsFunc(pts, func(p fit.FrontierPoint) bool { return !math.IsNaN(p.Limit.Lag.Mean) })
+	limitCol := func(s string) string { // no column where no limit was computed (interval-censored input)
+		if !limits {
+			return ""
+		}
+		return s + "\t"
+	}
+	fmt.Fprintf(tw, "req/item\t%sfitted (%d clauses)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", limitCol(fit.FrontierLimitLabel(pts)), k)
 	var knee *fit.FrontierPoint
 	for i, p := range pts {
 		mark := ""
 		if p.Knee {
 			mark, knee = " knee", &pts[i]
 		}
-		fmt.Fprintf(tw, "%.3g%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, mark, schedule.FormatAge(p.Limit.Lag.Mean), schedule.FormatAge(p.Fitted.Lag.Mean), schedule.FormatAge(p.Gain),
+		fmt.Fprintf(tw, "%.3g%s\t%s%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.RequestsPerItem, mark, limitCol(schedule.FormatAge(p.Limit.Lag.Mean)), schedule.FormatAge(p.Fitted.Lag.Mean), schedule.FormatAge(p.Gain),
 			schedule.FormatAge(p.Fixed.Lag.Mean), schedule.FormatAge(p.FixedInterval), schedule.FormatAge(p.Backoff.Lag.Mean), schedule.FormatAge(p.BackoffBase), schedule.FormatAge(p.Jitter.Lag.Mean), schedule.FormatAge(p.JitterBase))
 	}
 	tw.Flush()

@@ -180,16 +180,21 @@ func TestOneKnee(t *testing.T) {
 // cost) have enough answers for a schedule of their own: their study
 // replays the baseline rather than fail; the rest follow the one
 // schedule, weighed against the baseline all the same. fit --by refused
-// --baseline before.
+// --baseline before. card:prod=SPEC is card's own baseline, which its
+// decision weighs it against instead (before, it was a baseline named
+// "card:prod" for all); each decision line is the JSON's sentence, one
+// value rendered twice.
 func TestFitByDecisionsFirst(t *testing.T) {
 	log := segmentedLog(t, t.TempDir(), "3000")
-	args := []string{"fit", "-q", "--by", "method", "--min-segment", "700", "--bootstrap", "0", "--requests-per-item", "8", "--baseline", "now=10s until 5m", log}
+	args := []string{"fit", "-q", "--by", "method", "--min-segment", "700", "--bootstrap", "0", "--requests-per-item", "8", "--baseline", "now=10s until 5m",
+		"--baseline", "card:prod=2s until 1m, 10s until 5m", log}
 	var res struct {
 		Decisions []struct {
-			Value, Against string
-			Fitted, Other  struct {
-				Req float64                `json:"requests_per_item"`
-				Lag struct{ Mean float64 } `json:"lag_s"`
+			Value, Against, Sentence string
+			Fitted, Other            struct {
+				Name string
+				Req  float64                `json:"requests_per_item"`
+				Lag  struct{ Mean float64 } `json:"lag_s"`
 			}
 			RequestsChange float64 `json:"requests_change"`
 			LagChange      float64 `json:"lag_change"`
@@ -206,8 +211,12 @@ func TestFitByDecisionsFirst(t *testing.T) {
 	}
 	lines := strings.Split(text, "\n")
 	for i, d := range res.Decisions {
-		if d.Against != "now" || d.Other.Req <= 0 {
-			t.Errorf("%s: weighed against %q at %g requests per item", d.Value, d.Against, d.Other.Req)
+		against := "now" // every value's, but card's own
+		if d.Value == "card" {
+			against = "prod"
+		}
+		if d.Against != against || d.Other.Req <= 0 || d.Other.Name != against {
+			t.Errorf("%s: weighed against %q (row %q) at %g requests per item, want %s", d.Value, d.Against, d.Other.Name, d.Other.Req, against)
 		}
 		if want := d.Fitted.Req/d.Other.Req - 1; math.Abs(d.RequestsChange-want) > 1e-12 {
 			t.Errorf("%s: requests change %g, want %g", d.Value, d.RequestsChange, want)
@@ -215,8 +224,8 @@ func TestFitByDecisionsFirst(t *testing.T) {
 		if want := d.Fitted.Lag.Mean/d.Other.Lag.Mean - 1; math.Abs(d.LagChange-want) > 1e-12 {
 			t.Errorf("%s: lag change %g, want %g", d.Value, d.LagChange, want)
 		}
-		if !strings.HasPrefix(lines[i], "method "+d.Value+": shipping its schedule instead of now: ") {
-			t.Errorf("line %d: %q, want %s's decision", i+1, lines[i], d.Value)
+		if !strings.HasPrefix(lines[i], "method "+d.Value+": shipping fitted vs "+against+": ") || lines[i] != d.Sentence {
+			t.Errorf("line %d: %q, want %s's decision %q", i+1, lines[i], d.Value, d.Sentence)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 // apply, or is undefined, is left out of the JSON and empty in the CSV.
 //
 //	kind                "limit" | "segments" | "fixed" | "backoff" | "jitter" | "baseline"
-//	name                the baseline's name
+//	name                the baseline's name, or the limit's label (fit.LimitLabel, as fit's table names it)
 //	requests_per_item   the budget (a baseline's held-out cost)
 //	mean_lag_s          mean lag on the held-out items
 //	p95_lag_s           95th percentile of the lag (not for jitter)
@@ -50,7 +50,7 @@ func frontierRows(pts []fit.FrontierPoint, base []fit.Row) []frontierRow {
 			knee = 1
 		}
 		rows = append(rows,
-			frontierRow{Kind: "limit", Requests: b, MeanLag: n(p.Limit.Lag.Mean), P95Lag: n(p.Limit.Lag.P95)},
+			frontierRow{Kind: "limit", Name: p.LimitName, Requests: b, MeanLag: n(p.Limit.Lag.Mean), P95Lag: n(p.Limit.Lag.P95)},
 			frontierRow{Kind: "segments", Requests: b, MeanLag: n(p.Fitted.Lag.Mean), P95Lag: n(p.Fitted.Lag.P95),
 				Schedule: p.Schedule, Stuck: asks(p.Fitted), Gain: n(p.Gain), Knee: knee},
 			frontierRow{Kind: "fixed", Requests: b, MeanLag: n(p.Fixed.Lag.Mean), P95Lag: n(p.Fixed.Lag.P95),

@@ -92,22 +92,51 @@ func studyNeeds(v *fitFlagValues, bs []fit.Baseline) source.Needs {
 	return source.Needs{Signals: v.signals, Batches: v.batches}.WithBaselines(bs)
 }
 
+// studied is a study's input, with intervals describing
+// interval-censored input (a poller log, a metric, a sketch with an
+// interval part) for the report's header ("" for any other).
+type studied struct {
+	*source.Input
+	intervals string
+}
+
 // studyInput reads the inputs of a study: a sketch's fitting and
 // held-out parts, or a log read in one pass into a sketch of the
 // study's split, unless the study may need its items; then the study
 // splits the items itself. A sketch's split was made when it was
 // written: with --holdout or --seed given it must be the one asked for.
-func (r *readFlags) studyInput(e *env, args []string, cmd string, v *fitFlagValues, bs []fit.Baseline) (*source.Input, error) {
-	return r.read(e, args, cmd, source.Options{Holdout: v.holdout, Seed: v.seed, KeepSplit: v.splitGiven(),
+// Interval-censored input is split by the study's split and spread.
+func (r *readFlags) studyInput(e *env, args []string, cmd string, v *fitFlagValues, bs []fit.Baseline) (*studied, error) {
+	if in, ok, err := r.intervalStudyInput(args, v.holdout, v.seed); ok {
+		return in, err
+	}
+	in, err := r.read(e, args, cmd, source.Options{Holdout: v.holdout, Seed: v.seed, KeepSplit: v.splitGiven(),
 		Needs: studyNeeds(v, bs), SampleRows: sampleRows})
+	st := &studied{Input: in}
+	if err == nil && in.Sketch != nil && in.Sketch.HasIntervals() {
+		st.intervals = sketchIntervalsText(in.Sketch, args)
+	}
+	return st, err
+}
+
+// studyOptions are opt for a study of in: on interval-censored input
+// the limit is left out, as hindsight on spread ages would be hindsight
+// on the assumed density.
+func (in *studied) studyOptions(opt fit.StudyOptions) fit.StudyOptions {
+	if in.intervals != "" {
+		opt.NoLimit = intervalLimitNote
+	}
+	return opt
 }
 
 // inputSource describes the input of a study for the report's header.
-func inputSource(args []string, in *source.Input) string {
+func inputSource(args []string, in *studied) string {
 	names := strings.Join(args, ", ")
 	switch {
+	case in.intervals != "":
+		return in.intervals
 	case in.Sampled != "":
-		return fmt.Sprintf("%s (%d items, %s)", names, in.Stats.Items, sampleSource(in))
+		return fmt.Sprintf("%s (%d items, %s)", names, in.Stats.Items, sampleSource(in.Input))
 	case in.Sketch != nil && in.FromLog:
 		return fmt.Sprintf("%s (%d items, read into a sketch of %d bins)", names, in.Stats.Items, in.Bins())
 	case in.FitOn.Weighted():

@@ -10,9 +10,12 @@ import (
 )
 
 // writeOutput writes a file all at once: into a temporary file beside
-// path, renamed over it only when write succeeded, so an output is never
-// half-written. An existing file is left alone unless force is set.
-// A path of "" or "-" writes to stdout.
+// path, given path's name only when write succeeded, so an output is
+// never half-written. On Linux the temporary file has no name (see
+// openAnonymous), so not even SIGKILL leaves it behind; elsewhere it is
+// a hidden file beside path, removed on every exit path but SIGKILL. An
+// existing file is left alone unless force is set. A path of "" or "-"
+// writes to stdout.
 func writeOutput(path string, force bool, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return write(stdout)
@@ -20,41 +23,101 @@ func writeOutput(path string, force bool, stdout io.Writer, write func(io.Writer
 	if err := checkOutput(path, force); err != nil {
 		return err
 	}
-	f, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return createError(path, err)
+	f, anon := openAnonymous(filepath.Dir(path))
+	if !anon {
+		var err error
+		if f, err = createTemp(filepath.Dir(path), tempPattern(path)); err != nil {
+			return createError(path, err)
+		}
+		defer removeTemp(f.Name()) // a no-op once renamed
 	}
-	tmp := f.Name()
-	defer removeTemp(tmp) // a no-op once renamed
-	if err := f.Chmod(0o644); err != nil {
+	if err := fill(f, write); err != nil {
 		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if anon {
+		err := placeAnonymous(f, path, force)
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write %s: %w", path, cerr)
+		}
 		return err
-	}
-	if err := write(stopWriter{f}); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	// Sync before the rename, so that a crash never leaves the name
-	// pointing at a file whose data did not reach the disk.
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	return placeNamed(f.Name(), path, force)
+}
+
+// tempPattern names path's temporary file: hidden, beside it.
+func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp*" }
+
+// fill writes the output into f and syncs it, so that a crash never
+// leaves the name pointing at a file whose data did not reach the disk.
+func fill(f *os.File, write func(io.Writer) error) error {
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := write(stopWriter{f}); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// placeNamed gives the temporary file tmp the name path.
+func placeNamed(tmp, path string, force bool) error {
+	if force {
+		return os.Rename(tmp, path)
+	}
+	// Link fails if path appeared meanwhile, where Rename would replace
+	// it.
+	if err := os.Link(tmp, path); err != nil {
+		if os.IsExist(err) {
+			return existsError(path)
+		}
+		return os.Rename(tmp, path)
+	}
+	return nil
+}
+
+// placeAnonymous gives the unnamed file f the name path: by a link that
+// fails if path exists, or with force by a link to a temporary name
+// renamed over path (the name lives only between the two calls).
+func placeAnonymous(f *os.File, path string, force bool) error {
 	if !force {
-		// Link fails if path appeared meanwhile, where Rename would
-		// replace it.
-		if err := os.Link(tmp, path); err != nil {
-			if os.IsExist(err) {
-				return fmt.Errorf("%s exists (use --force to overwrite it)", path)
-			}
-			return os.Rename(tmp, path)
+		if err := linkAnonymous(f, path); errors.Is(err, fs.ErrExist) {
+			return existsError(path)
+		} else if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
 		}
 		return nil
 	}
-	return os.Rename(tmp, path)
+	for {
+		t, err := createTemp(filepath.Dir(path), tempPattern(path))
+		if err != nil {
+			return createError(path, err)
+		}
+		tmp := t.Name()
+		t.Close()
+		os.Remove(tmp) // a fresh name the link takes
+		err = linkAnonymous(f, tmp)
+		if errors.Is(err, fs.ErrExist) {
+			removeTemp(tmp)
+			continue // taken meanwhile: another name
+		}
+		if err == nil {
+			err = os.Rename(tmp, path)
+		}
+		removeTemp(tmp)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return nil
+	}
+}
+
+// existsError refuses to replace path.
+func existsError(path string) error {
+	return fmt.Errorf("%s exists (use --force to overwrite it)", path)
 }
 
 // checkOutput refuses an output path before any work is done: one that
@@ -68,7 +131,7 @@ func checkOutput(path string, force bool) error {
 	fi, err := os.Stat(path) // a link's target
 	if err != nil {
 		if _, lerr := os.Lstat(path); lerr == nil && !force {
-			return fmt.Errorf("%s exists (use --force to overwrite it)", path)
+			return existsError(path)
 		}
 		return nil
 	}
@@ -76,7 +139,7 @@ func checkOutput(path string, force bool) error {
 		return fmt.Errorf("%s is %s, not a regular file: pollfit writes only regular files (remove it, or give another name)", path, fileKind(fi.Mode()))
 	}
 	if !force {
-		return fmt.Errorf("%s exists (use --force to overwrite it)", path)
+		return existsError(path)
 	}
 	return nil
 }

@@ -22,7 +22,8 @@ type readFlags struct {
 	observedAt                                 string
 	skipBad, histogram, quiet                  bool
 	maxLine                                    int
-	noHint                                     bool // --by given: no --by hint
+	noHint                                     bool           // --by given: no --by hint
+	iv                                         *intervalFlags // poller logs and metrics, where the command takes them
 }
 
 // addReadFlags registers the log-reading flags on fs.

@@ -40,10 +40,13 @@ budget the fit spends what the first baseline spends. Every schedule is
 measured on the --holdout share of the items, which the estimates and the
 fit do not see. A log is read as fit reads it: into a sketch in one pass,
 fitted from its bins, or from its item sample when it has signals or
-settles in batches. --by COLUMN adds fit --by's table to the summary:
-each value's share, held-out lag, cost, budget, stuck cost, give-up age
-and schedule, the totals and the one schedule at the same budget, and
-"segmenting: N% less mean lag", each figure fit --by --json's.`,
+settles in batches. --by COLUMN opens the summary as fit --by opens:
+each value's decision first (against its own --baseline VALUE:NAME=SPEC,
+else the first for every value, else the one schedule), then fit --by's
+table: each value's share, held-out lag, cost, budget, stuck cost,
+give-up age and schedule, the totals and the one schedule at the same
+budget, and "segmenting: N% less mean lag", each figure fit --by
+--json's; the one schedule for all values follows.`,
 		flags: reportFlags,
 	})
 }
@@ -54,6 +57,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	out := fs.StringP("output", "o", "", "output HTML file (default stdout)")
 	force := fs.Bool("force", false, "overwrite an existing output file")
 	rf := addReadFlags(fs)
+	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
 		if ff.model != "" {
@@ -66,7 +70,16 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		rf.noHint = bf.by != ""
-		rep, err := runStudy(e, rf, ff, args, "report")
+		whole := ff
+		if bf.by != "" { // the whole log's study compares every value's baselines; runSegments gives each value its own
+			every, _, err := splitByBaselines(ff.baselines)
+			if err != nil {
+				return err
+			}
+			v := *ff
+			v.baselines, whole = every, &v
+		}
+		rep, err := runStudy(e, rf, whole, args, "report")
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,9 @@ import (
 // path in that JSON, with the same number (or text) there; each value's
 // share, lag, p95, cost, budget, stuck cost, give-up age and schedule are
 // shown, in the JSON's order, with the totals, the one schedule and the
-// change; and a figure changed in the JSON no longer matches.
+// change, after each value's decision (its changes keyed as the JSON's
+// decisions, the summary's first sentence); and a figure changed in the
+// JSON no longer matches.
 func TestReportSegmentsAreFitByJSON(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "mixed.csv")
 	if code := run([]string{"gen", "--model", "segmented", "-n", "1500", "--seed", "2", "-o", log}, io.Discard, io.Discard); code != 0 {
@@ -45,7 +47,17 @@ func TestReportSegmentsAreFitByJSON(t *testing.T) {
 		t.Fatal("the summary has no table per value of method")
 	}
 	table := page[start:]
-	table = table[:strings.Index(table, "</ul>")]
+	points := strings.Index(table, `<ul id="segments-points">`)
+	table = table[:points+strings.Index(table[points:], "</ul>")]
+	// Under --by the summary opens as fit --by does: each value's
+	// decision, then the table, then the one schedule for all values.
+	summary := page[strings.Index(page, "<h2>Summary</h2>"):]
+	if first := summary[strings.Index(summary, "<strong>"):]; !strings.HasPrefix(first, "<strong>method ") || !strings.Contains(first[:strings.Index(first, "</strong>")], ": shipping its fitted schedule instead of one schedule: ") {
+		t.Errorf("the summary opens with %.200q, not a value's decision", first)
+	}
+	if one := strings.Index(page, "<h3>One schedule for all values of method</h3>"); one < start || one > strings.Index(page, "</section>") {
+		t.Error("the one schedule for all values does not follow the table per value")
+	}
 	seen := map[string]string{}
 	for _, m := range regexp.MustCompile(`data-figs="([^"]*)">(?:<code>)?([^<]*)<`).FindAllStringSubmatch(table, -1) {
 		for _, f := range strings.Split(html.UnescapeString(m[1]), ";") {
@@ -79,6 +91,7 @@ func TestReportSegmentsAreFitByJSON(t *testing.T) {
 		for _, k := range []string{"share", "metrics.lag_s.mean", "metrics.lag_s.p95", "metrics.requests_per_item", "budget", "metrics.stuck_asks", "metrics.missed_share", "metrics.horizon_s", "schedule"} {
 			want = append(want, "segments."+strconv.Itoa(i)+"."+k)
 		}
+		want = append(want, "decisions."+strconv.Itoa(i)+".requests_change", "decisions."+strconv.Itoa(i)+".lag_change")
 	}
 	if fallback {
 		want = append(want, "min_segment")

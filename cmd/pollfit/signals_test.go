@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,7 +34,7 @@ func TestSignalRemovesTemp(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			if !waitForTemp(dir, 20*time.Second) {
+			if !waitForTemp(cmd.Process.Pid, dir, 20*time.Second) {
 				cmd.Process.Kill()
 				t.Fatal("no temporary file appeared")
 			}
@@ -52,8 +54,11 @@ func TestSignalRemovesTemp(t *testing.T) {
 	}
 }
 
-// waitForTemp polls dir until a temporary output file appears.
-func waitForTemp(dir string, limit time.Duration) bool {
+// waitForTemp polls until process pid writes its output in dir: a
+// hidden temporary file appears there, or (Linux, where the output has
+// no name until it is done) the process holds a file of dir open.
+func waitForTemp(pid int, dir string, limit time.Duration) bool {
+	fds := fmt.Sprintf("/proc/%d/fd", pid)
 	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
@@ -61,8 +66,57 @@ func waitForTemp(dir string, limit time.Duration) bool {
 				return true
 			}
 		}
+		open, _ := os.ReadDir(fds)
+		for _, e := range open {
+			if target, err := os.Readlink(filepath.Join(fds, e.Name())); err == nil && strings.HasPrefix(target, dir+"/") {
+				return true
+			}
+		}
 	}
 	return false
+}
+
+// TestKillLeavesNothing: SIGKILL, which no process can catch, midway
+// through writing an output leaves nothing in the output's folder on
+// Linux, where the output has no name until it is complete (a named
+// temporary file would stay: the 45 MB .victim.csv.tmpNNNN of issue 27).
+func TestKillLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("cmd/pollfit: unnamed output files (O_TMPFILE) are Linux-only")
+	}
+	bin := buildPollfit(t)
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "big.csv")
+		args := []string{"gen", "-n", "1000000", "-o", out}
+		if force {
+			os.WriteFile(out, []byte("old\n"), 0o644)
+			args = append(args, "--force")
+		}
+		cmd := exec.Command(bin, args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if !waitForTemp(cmd.Process.Pid, dir, 20*time.Second) {
+			cmd.Process.Kill()
+			t.Fatal("the output was never opened")
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		want := 0
+		if force {
+			want = 1 // the old file, untouched
+			if b, _ := os.ReadFile(out); string(b) != "old\n" {
+				t.Errorf("--force: the old file holds %q after the kill, want it untouched", b)
+			}
+		}
+		if left, _ := os.ReadDir(dir); len(left) != want {
+			t.Errorf("force=%v: left behind: %v", force, left)
+		}
+	}
 }
 
 // buildPollfit builds the binary for a test.

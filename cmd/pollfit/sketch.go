@@ -70,6 +70,7 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.DurationVar(&ff.timeout, "query-timeout", defaultQueryTimeout, "with --from: the query's statement_timeout; the server is asked to cancel it after this long")
 	sample := fs.Int("sample", estimate.DefaultSample, "most rows of each part's item sample (0: none)")
 	rf := addReadFlags(fs)
+	rf.iv = addIntervalReadFlags(fs)
 	return func(e *env, args []string) error {
 		if err := checkOutput(*out, *force); err != nil { // before the work
 			return err
@@ -96,18 +97,31 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if *sample < 0 || *sample > estimate.MaxSample {
 			return usagef("sketch: --sample %d: want 0 to %d rows", *sample, estimate.MaxSample)
 		}
-		so := source.Options{Holdout: *holdout, Seed: *seed, Sketch: true, SampleRows: *sample}
-		so.Log.By = *by
-		in, err := rf.read(e, args, "sketch", so)
-		if err == nil && !in.FromLog && (fs.Changed("holdout") || fs.Changed("seed")) && (in.Sketch.Holdout != *holdout || in.Sketch.Seed != *seed) {
-			err = fmt.Errorf("sketch: the sketches split %g (seed %d), not --holdout %g --seed %d: sketches merge only with the same --holdout and --seed", in.Sketch.Holdout, in.Sketch.Seed, *holdout, *seed)
-		}
+		s, err := rf.sketchOf(e, args, *by, *holdout, *seed, *sample, fs.Changed("holdout") || fs.Changed("seed"))
 		if err != nil {
 			return err
 		}
-		s := in.Sketch
 		return writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return writeSketchFile(w, *out, s) })
 	}
+}
+
+// sketchOf is the sketch of args: interval-censored input's, or through
+// source.Read sketch files merged (of the split given, with splitGiven)
+// or raw logs sketched.
+func (r *readFlags) sketchOf(e *env, args []string, by string, holdout float64, seed uint64, sample int, splitGiven bool) (*estimate.Sketch, error) {
+	if s, ok, err := r.intervalSketchOf(e, args, by, holdout, seed); ok {
+		return s, err
+	}
+	so := source.Options{Holdout: holdout, Seed: seed, Sketch: true, SampleRows: sample}
+	so.Log.By = by
+	in, err := r.read(e, args, "sketch", so)
+	if err != nil {
+		return nil, err
+	}
+	if !in.FromLog && splitGiven && (in.Sketch.Holdout != holdout || in.Sketch.Seed != seed) {
+		return nil, fmt.Errorf("sketch: the sketches split %g (seed %d), not --holdout %g --seed %d: sketches merge only with the same --holdout and --seed", in.Sketch.Holdout, in.Sketch.Seed, holdout, seed)
+	}
+	return in.Sketch, nil
 }
 
 // writeSketchFile writes s to w as the output file name asks: Parquet

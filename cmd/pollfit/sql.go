@@ -37,8 +37,10 @@ statement. With --by COLUMN the query also groups by that column,
 cast to text and trimmed, and returns it first, as the column segment,
 with the column's name in a last column segment_by: the segmented sketch
 'pollfit sketch --by COLUMN' makes, which fit, eval, estimate, frontier
-and report read with --by COLUMN. The duckdb and postgres queries are
-tested against the engines; the others are not run in pollfit's tests.`,
+and report read with --by COLUMN. The duckdb, postgres and clickhouse
+queries are tested against the engines (DuckDB 1.5, PostgreSQL 15,
+ClickHouse 18.16, which takes timestamps as text or DateTime64); the
+bigquery, spark and snowflake ones are parsed, not run.`,
 		flags: sqlFlags,
 	})
 }

@@ -161,7 +161,7 @@ func (r *pollerRead) deliver(created, lastPending, firstFinal, lastAsk int64) {
 		a, _ := ageBetween(created, t)
 		return a
 	}
-	iv := estimate.Interval{W: 1}
+	iv := estimate.Interval{W: 1, Created: created}
 	if lastPending != noTime {
 		iv.Lo = age(lastPending)
 	}

@@ -43,6 +43,9 @@ func WriteParquetSketch(w io.Writer, s *estimate.Sketch) (err error) {
 			err = fmt.Errorf("write parquet sketch: %v", r)
 		}
 	}()
+	if s.HasIntervals() {
+		return fmt.Errorf("write parquet sketch: the sketch holds interval-censored items, which a Parquet sketch cannot keep yet: write it as CSV (-o NAME.sketch.csv)")
+	}
 	segmented := s.By != ""
 	var rows []estimate.SketchRow
 	if err := s.Rows(func(r estimate.SketchRow) error { rows = append(rows, r); return nil }); err != nil {

@@ -46,6 +46,15 @@
 // creation times or signals, and Read says so (Input.Notes, or a
 // *NoSampleError for what cannot go without).
 //
+// # Interval-censored input
+//
+// A sketch with an interval part (written from a poller's own log or a
+// latency metric) reads as any other: each part's intervals are spread
+// into weighted exact items by the fitting part's smoothed Turnbull
+// density. A poller log or a metric read by estimate/logs into an
+// estimate.IntervalSet becomes a study's input with SplitIntervals (the
+// same split, the same spread), or one sample with Spread.
+//
 // # Errors
 //
 // Errors name Options' fields, never a command's flags, and have types a

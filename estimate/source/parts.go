@@ -15,6 +15,10 @@ import (
 // else each sampled row is weighted by the rows it stands for.
 func partSample(s *estimate.Sketch, p *estimate.SketchPart, sampled bool) fit.Sample {
 	var smp fit.Sample
+	if s.HasIntervals() { // a read sketch's intervals are valid: no error
+		smp, _ = intervalPartSample(s, p)
+		return smp
+	}
 	if !sampled {
 		smp.Items, smp.Weights = p.Bins()
 		return smp

@@ -10,10 +10,12 @@ import (
 // c = min(initialBackoff·backoffMultiplier^(n−1), maxBackoff) before
 // the n-th retry and spreads it by its Jitter: gRFC A6 said U(0, c)
 // until its 2024 revision (grpc/proposal#452) made it c·U(0.8, 1.2),
-// which grpc-go (PR #7869) and grpc-java (PR #11858) do;
-// grpc-node still waits U(0, c).
+// which grpc-go (PR #7869), grpc-java (PR #11858) and grpc-node from
+// @grpc/grpc-js 1.14.0 on do (read in its retrying-call.js and measured
+// on loopback, export/grpcrun); @grpc/grpc-js 1.13 and earlier wait
+// U(0, c), the client "node-1.13".
 type GRPCClient struct {
-	// Name is the --grpc-client value: go, java or node.
+	// Name is the --grpc-client value: go, java, node or node-1.13.
 	Name string
 	// Library names the implementation.
 	Library string
@@ -33,7 +35,8 @@ const GRPCDefaultAttempts = 5
 var GRPCClients = []GRPCClient{
 	{"go", "grpc-go", GRPC, "the dial option grpc.WithMaxCallAttempts(%d)"},
 	{"java", "grpc-java", GRPC, "ManagedChannelBuilder.maxRetryAttempts(%d)"},
-	{"node", "grpc-node (@grpc/grpc-js)", Jitter{Kind: Full}, `the channel option "grpc-node.retry_max_attempts_limit": %d`},
+	{"node", "grpc-node (@grpc/grpc-js 1.14 or later)", GRPC, `the channel option "grpc-node.retry_max_attempts_limit": %d`},
+	{"node-1.13", "grpc-node (@grpc/grpc-js 1.13 or earlier)", Jitter{Kind: Full}, `the channel option "grpc-node.retry_max_attempts_limit": %d`},
 }
 
 // GRPCClientNamed is the client called name ("" for the default, go).

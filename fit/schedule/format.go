@@ -8,9 +8,12 @@ import (
 // Format writes s in the canonical form of the schedule language: one
 // line, clauses separated by ", ", durations in FormatDuration's form,
 // age-based clauses first, then aligned clauses, then "reset on signal".
-// Adjacent explicit-ask clauses are merged, and a lone "at 0s" before an
-// interval clause is dropped (the interval implies it), so schedules
-// that ask at the same ages the same way format alike.
+// Adjacent explicit-ask clauses are merged, adjacent interval clauses
+// of one interval are merged into the later one ("2s until 20s, 2s until
+// 1m" is "2s until 1m": the second continues from the first's last ask
+// with the same step), and a lone "at 0s" before an interval clause is
+// dropped (the interval implies it), so schedules that ask at the same
+// ages the same way format alike.
 // Parse(Format(s)) gives back the canonical schedule.
 func Format(s *Schedule) string {
 	c := Canonical(s)
@@ -39,6 +42,9 @@ func Canonical(s *Schedule) *Schedule {
 		case cl.IsAt() && n > 0 && c.Clauses[n-1].IsAt():
 			c.Clauses[n-1].At = append(c.Clauses[n-1].At, cl.At...)
 			continue
+		case !cl.IsAt() && n > 0 && sameInterval(c.Clauses[n-1], cl):
+			c.Clauses[n-1].Until, c.Clauses[n-1].Forever = cl.Until, cl.Forever
+			continue
 		case !cl.IsAt() && i == 1 && n == 1 && len(c.Clauses[0].At) == 1 && c.Clauses[0].At[0] == 0:
 			c.Clauses = c.Clauses[:0]
 		}
@@ -50,6 +56,12 @@ func Canonical(s *Schedule) *Schedule {
 		c.Aligned = append(c.Aligned, a)
 	}
 	return c
+}
+
+// sameInterval reports whether b, following a, continues a's interval:
+// both interval clauses of one step, a not forever.
+func sameInterval(a, b Clause) bool {
+	return !a.IsAt() && !a.Forever && !b.IsAt() && a.Every == b.Every
 }
 
 // String writes the clause as the schedule language does.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,6 +155,9 @@ func TestCanonical(t *testing.T) {
 		"1S UNTIL 30S":                                  "",
 		"  1s   until 30s # fast first\n, 2s until 2m":  "1s until 30s, 2s until 2m",
 		"EVERY 1h AT +0s UNTIL 1d":                      "every 1h at +0s until 1d",
+		"200ms until 3s, 200ms until 5s":                "200ms until 5s",
+		"at 0s, 2s until 21s, 2s until 1m, 2s":          "2s",
+		"1s until 10s, at 11s, 1s until 20s":            "1s until 10s, at 11s, 1s until 20s",
 	} {
 		sc, err := Parse(in)
 		if want == "" {
@@ -197,6 +201,9 @@ func randomSchedule(r *rand.Rand) *Schedule {
 		}
 		prev = max(prev, 0)
 		c := Clause{Every: time.Duration(1+r.IntN(30)) * unit}
+		if i > 0 && !sc.Clauses[i-1].IsAt() && r.IntN(3) == 0 {
+			c.Every = sc.Clauses[i-1].Every // adjacent equal intervals, which Canonical merges
+		}
 		if i == n-1 && r.IntN(2) == 0 {
 			c.Forever = true
 		} else {
@@ -237,6 +244,31 @@ func TestRoundTrip(t *testing.T) {
 		if again := Format(y); again != text {
 			t.Fatalf("Format not stable: %q then %q", text, again)
 		}
+	}
+}
+
+// TestCanonicalAsksAlike: the canonical form asks at the same ages as
+// the schedule it came from (the explicit list of asks, enumerated
+// clause by clause), so merging clauses never moves an ask.
+func TestCanonicalAsksAlike(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	merged := 0
+	for i := 0; i < 2000; i++ {
+		sc := randomSchedule(r)
+		c := Canonical(sc)
+		if len(c.Clauses) < len(sc.Clauses) {
+			merged++
+		}
+		limit := 3 * time.Hour
+		if sc.Timeline().Count(limit) > 100_000 {
+			continue
+		}
+		if a, b := expand(sc.Clauses, limit), expand(c.Clauses, limit); !slices.Equal(a, b) {
+			t.Fatalf("%#v asks at %v, its canonical form %q at %v", sc.Clauses, a, Format(c), b)
+		}
+	}
+	if merged < 100 {
+		t.Errorf("only %d of 2000 random schedules had clauses to merge: the test does not exercise merging", merged)
 	}
 }
 

@@ -9,13 +9,13 @@ src AS (
       WHEN LOWER(rtrim(ltrim(status, ' ' || chr(9)), ' ' || chr(9))) IN ('aborted', 'canceled', 'cancelled', 'declined', 'error', 'errored', 'expired', 'fail', 'failed', 'failure', 'refused', 'rejected', 'timed out', 'timed_out', 'timedout', 'timeout', 'voided') THEN 2
       WHEN LOWER(rtrim(ltrim(status, ' ' || chr(9)), ' ' || chr(9))) IN ('authorized', 'created', 'in progress', 'in-progress', 'in_progress', 'initiated', 'new', 'open', 'pending', 'processing', 'queued', 'requires_action', 'running', 'started', 'submitted', 'waiting') THEN 0
       ELSE -2 END AS st,
-    CASE WHEN NOT isfinite(created_at) OR NOT isfinite(settled_at) THEN 1 ELSE 0 END AS inf,
+    CASE WHEN NOT isfinite(created_at) OR NOT isfinite(settled_at) THEN 1 ELSE 0 END AS bad_time,
     COALESCE(rtrim(ltrim(CAST(method AS VARCHAR), ' ' || chr(9)), ' ' || chr(9)), '') AS seg
   FROM payments
 ),
 checked AS (
   SELECT c_us, s_us, st, seg,
-    CASE WHEN inf = 1 THEN 1 WHEN st = -2 THEN 2
+    CASE WHEN bad_time = 1 THEN 1 WHEN st = -2 THEN 2
       WHEN c_us IS NULL OR (s_us IS NULL AND st IN (1, 2)) THEN 3
       WHEN s_us < c_us THEN 4 WHEN s_us - c_us > 3153600000000000 THEN 5
       ELSE 0 END AS bad
@@ -33,7 +33,7 @@ late AS (
   WHERE s_us IS NULL AND NOT (o_us >= c_us AND o_us - c_us <= 3153600000000000)
 ),
 dropped AS (
-  SELECT CASE bad WHEN 1 THEN 'bad timestamp' WHEN 2 THEN 'unknown status' WHEN 3 THEN 'missing value' WHEN 4 THEN 'settled before created' WHEN 5 THEN 'age beyond 100 years' WHEN 6 THEN 'signal before created' WHEN 7 THEN 'created after observed-at' END AS reason, COUNT(*) AS n
+  SELECT CASE WHEN bad = 1 THEN 'bad timestamp' WHEN bad = 2 THEN 'unknown status' WHEN bad = 3 THEN 'missing value' WHEN bad = 4 THEN 'settled before created' WHEN bad = 5 THEN 'age beyond 100 years' WHEN bad = 6 THEN 'signal before created' WHEN bad = 7 THEN 'created after observed-at' END AS reason, COUNT(*) AS n
   FROM (SELECT bad FROM checked WHERE bad <> 0 UNION ALL SELECT bad FROM late) AS d
   GROUP BY bad
 ),

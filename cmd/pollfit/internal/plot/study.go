@@ -123,7 +123,7 @@ func FrontierOf(pts []fit.FrontierPoint, named []Point, clauses int) *Figure {
 	if clauses > 0 {
 		fitted = fmt.Sprintf("fitted, %d clauses", clauses)
 	}
-	curves := []Curve{{Name: "limit, asking by age (hindsight)"}, {Name: fitted}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
+	curves := []Curve{{Name: fit.FrontierLimitLabel(pts) + ", in hindsight"}, {Name: fitted}, {Name: "fixed interval"}, {Name: "backoff ×2"}, {Name: "backoff ×2, full jitter"}}
 	points := append([]Point(nil), named...)
 	for _, p := range pts {
 		if p.Knee {

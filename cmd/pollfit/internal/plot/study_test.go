@@ -25,7 +25,7 @@ func TestFrontierOf(t *testing.T) {
 	for _, s := range f.Series {
 		names = append(names, s.Name)
 	}
-	want := []string{"limit, asking by age (hindsight)", "fitted, 6 clauses", "fixed interval", "backoff ×2", "now", "knee (8 req/item)"}
+	want := []string{"limit, in hindsight", "fitted, 6 clauses", "fixed interval", "backoff ×2", "now", "knee (8 req/item)"}
 	if !slices.Equal(names, want) {
 		t.Errorf("series %q, want %q", names, want)
 	}

@@ -56,7 +56,7 @@ func (b *builder) sections() []Section {
 			Text:   "Smoothed density of the age at the final answer, on a log-time axis (the area between two ages is the share answered between them). Dashed rules mark deadlines (timeouts where answers pile up), a dotted rule the batch period.",
 			Figure: plot.DensityOf(b.dist, b.period)},
 		{ID: "survival", Title: "Survival",
-			Text:   fmt.Sprintf("Share of items still without a final answer at each age: Kaplan–Meier steps, with + where items were last seen still pending (censored, %d of them); the smoothed estimate dashed. %.1f%% never answered within the data.", int(b.acc.Pending), 100*b.km.Never()),
+			Text:   fmt.Sprintf("Share of items still without a final answer at each age: Kaplan–Meier steps, with + where items were last seen still pending (censored: %d of the fitting items); the smoothed estimate dashed. %.1f%% of the fitting items never answered within the data.", int(b.acc.Pending), 100*b.km.Never()),
 			Figure: plot.SurvivalOf(b.km, b.dist, b.period)},
 		{ID: "hazard", Title: "Hazard and ask rate",
 			Text:   b.hazardText(),
@@ -128,14 +128,14 @@ func comparison(c fit.Comparison) string {
 func (b *builder) facts() []Fact {
 	fs := []Fact{
 		{"items", b.counts()},
-		{"never answered", fmt.Sprintf("%.2f%% (Kaplan–Meier, at the last observed age %s)", 100*b.km.Never(), schedule.FormatAge(math.Round(b.km.End())))},
+		{"never answered", fmt.Sprintf("%.2f%% of the fitting items (Kaplan–Meier, at the last observed age %s)", 100*b.km.Never(), schedule.FormatAge(math.Round(b.km.End())))},
 	}
 	if q := b.km.Quantiles([]float64{0.5, 0.9, 0.99}); len(q) == 3 {
-		fs = append(fs, Fact{"answered by", fmt.Sprintf("50%%: %s, 90%%: %s, 99%%: %s", ageOrNot(q[0]), ageOrNot(q[1]), ageOrNot(q[2]))})
+		fs = append(fs, Fact{"answered by", fmt.Sprintf("50%%: %s, 90%%: %s, 99%%: %s of the fitting items (Kaplan–Meier)", ageOrNot(q[0]), ageOrNot(q[1]), ageOrNot(q[2]))})
 	}
 	fs = append(fs, Fact{"deadlines", deadlines(b.dist.Atoms())})
 	if p := b.period; p != nil {
-		fs = append(fs, Fact{"batch period", fmt.Sprintf("%s, %.0f%% of answers, about %s after each boundary", schedule.FormatAge(p.Period), 100*p.Share, schedule.FormatAge(math.Round(p.Phase*10)/10))})
+		fs = append(fs, Fact{"batch period", fmt.Sprintf("%s, %.0f%% of the fitting items' answers, about %s after each boundary", schedule.FormatAge(p.Period), 100*p.Share, schedule.FormatAge(math.Round(p.Phase*10)/10))})
 	} else {
 		fs = append(fs, Fact{"batch period", "none found"})
 	}
@@ -172,7 +172,11 @@ func (b *builder) counts() string {
 			break // test is train
 		}
 	}
-	return fmt.Sprintf("%s: %s settled, %s failed, %s pending", whole(n), whole(settled), whole(failed), whole(pending))
+	what := fmt.Sprintf("%s in all (%s fitting, %s held out)", whole(n), whole(b.study.FitOn.Total()), whole(b.study.HeldOut.Total()))
+	if b.study.Holdout == 0 {
+		what = whole(n) + " in all, each fitted and measured on"
+	}
+	return fmt.Sprintf("%s: %s settled, %s failed, %s pending", what, whole(settled), whole(failed), whole(pending))
 }
 
 func ageOrNot(x float64) string {
@@ -188,7 +192,7 @@ func deadlines(ds []estimate.Deadline) string {
 	}
 	parts := make([]string, len(ds))
 	for i, d := range ds {
-		parts[i] = fmt.Sprintf("%s (%.1f%% of items)", schedule.FormatAge(d.Age), 100*d.Share)
+		parts[i] = fmt.Sprintf("%s (%.1f%% of the fitting items)", schedule.FormatAge(d.Age), 100*d.Share)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"errors"
+	"math"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
@@ -90,7 +91,9 @@ func (b *builder) rows() {
 		}
 	}
 	add(st.Fitted, st.Schedule)
-	add(st.Limit, nil)
+	if !math.IsNaN(st.Limit.RequestsPerItem) { // not computed on intervals
+		add(st.Limit, nil)
+	}
 	if st.ExactFit != nil {
 		s, _ := schedule.Parse(st.ExactFit.Schedule)
 		add(*st.ExactFit, s)

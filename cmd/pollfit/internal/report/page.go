@@ -71,6 +71,31 @@ a { color: var(--accent); }
 <section id="summary">
 <h2>Summary</h2>
 {{- with .Summary}}
+{{- with .Segments}}
+<h3>One schedule per value of {{.By}}</h3>
+<ul id="segments-decisions">
+{{- range .Decisions}}
+<li><strong>{{template "sentence" .}}</strong></li>
+{{- end}}
+</ul>
+<p id="segments-lead">{{template "sentence" .Lead}}</p>
+<div class="table"><table id="segments">
+<thead><tr><th class="name">{{.By}}</th><th>share</th><th>mean lag</th><th>p95</th><th>requests / item</th><th>budget</th><th>stuck asks</th><th>missed</th><th>give up</th><th class="schedule">schedule</th></tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr><td class="name">{{.Name}}</td><td>{{template "part" .Share}}</td><td>{{template "part" .Lag}}</td><td>{{template "part" .P95}}</td><td>{{template "part" .Req}}</td><td>{{template "part" .Budget}}</td><td>{{template "part" .Stuck}}</td><td>{{template "part" .Missed}}</td><td>{{template "part" .GiveUp}}</td><td class="schedule">{{template "part" .Schedule}}</td></tr>
+{{- end}}
+</tbody>
+</table></div>
+<ul id="segments-points">
+{{- range .Points}}
+<li>{{template "sentence" .}}</li>
+{{- end}}
+</ul>
+{{- end}}
+{{- if .Segments}}
+<h3>One schedule for all values of {{.Segments.By}}</h3>
+{{- end}}
 {{- if .Decision}}
 <p id="decision-sentence"><strong>{{template "sentence" .Decision}}</strong></p>
 {{- end}}
@@ -89,23 +114,6 @@ a { color: var(--accent); }
 <li>{{template "sentence" .}}</li>
 {{- end}}
 </ul>
-{{- with .Segments}}
-<h3>One schedule per value of {{.By}}</h3>
-<p id="segments-lead">{{template "sentence" .Lead}}</p>
-<div class="table"><table id="segments">
-<thead><tr><th class="name">{{.By}}</th><th>share</th><th>mean lag</th><th>p95</th><th>requests / item</th><th>budget</th><th>stuck asks</th><th>missed</th><th>give up</th><th class="schedule">schedule</th></tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr><td class="name">{{.Name}}</td><td>{{template "part" .Share}}</td><td>{{template "part" .Lag}}</td><td>{{template "part" .P95}}</td><td>{{template "part" .Req}}</td><td>{{template "part" .Budget}}</td><td>{{template "part" .Stuck}}</td><td>{{template "part" .Missed}}</td><td>{{template "part" .GiveUp}}</td><td class="schedule">{{template "part" .Schedule}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
-<ul id="segments-points">
-{{- range .Points}}
-<li>{{template "sentence" .}}</li>
-{{- end}}
-</ul>
-{{- end}}
 {{- end}}
 <h3>The data and the fit</h3>
 <dl class="facts">

@@ -226,7 +226,7 @@ func TestReportPayments(t *testing.T) {
 	series := checkFigures(t, p)
 	for id, want := range map[string][]string{
 		"lags":     {"fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
-		"frontier": {"limit, asking by age (hindsight)", "fitted schedules", "fixed interval", "backoff ×2", "backoff ×2, full jitter", "fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
+		"frontier": {"limit (by age), in hindsight", "fitted schedules", "fixed interval", "backoff ×2", "backoff ×2, full jitter", "fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
 		"survival": {"Kaplan–Meier", "smoothed", "censored (pending)"},
 	} {
 		if !slices.Equal(series[id], want) {
@@ -418,7 +418,10 @@ func TestReportHistogram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("2000: %.0f settled, 0 failed, %.0f pending", final, 2000-final)
+	if n := st.FitOn.Total() + st.HeldOut.Total(); math.Abs(n-2000) > 1e-6 {
+		t.Fatalf("the split holds %g items, not the 2000 given", n)
+	}
+	want := fmt.Sprintf("2000 in all (%.0f fitting, %.0f held out): %.0f settled, 0 failed, %.0f pending", st.FitOn.Total(), st.HeldOut.Total(), final, 2000-final)
 	if got := r.Facts[0].Value; got != want {
 		t.Errorf("items fact %q, want %q", got, want)
 	}
@@ -444,7 +447,7 @@ func TestSummaryWithoutBaseline(t *testing.T) {
 	nan := math.NaN()
 	st := &fit.StudyResult{Schedule: mustParse(t, "1s until 30s"), Budget: fit.Budget{RequestsPerItem: 10},
 		Fitted:   fit.Row{Metrics: fit.Metrics{Name: "fitted", RequestsPerItem: 10, Lag: fit.LagStats{Mean: 0.5}}, Stuck: 31, LagCI: fit.Interval{nan, nan}, RequestsCI: fit.Interval{nan, nan}},
-		GiveUp:   fit.GiveUp{Age: 30 * time.Second, Share: 0.99, Reason: "99.0% of answers land by then"},
+		GiveUp:   fit.GiveUp{Age: 30 * time.Second, Share: 0.99, Reason: "99.0% of the fitting items' answers land by then"},
 		StuckCap: 80, StuckCapReason: "8 × the requests budget"}
 	front := []fit.FrontierPoint{{RequestsPerItem: 4}, {RequestsPerItem: 6, Knee: true, Fitted: fit.Prediction{Lag: fit.LagStats{Mean: 2}}}}
 	s := Summarise(st, front)
@@ -458,7 +461,7 @@ func TestSummaryWithoutBaseline(t *testing.T) {
 	want := []string{
 		"No baseline was given (--baseline NAME=SCHEDULE), so there is no schedule of today's to compare with.",
 		"Stuck cost: an item that never answers is asked 31 times by 30s by the schedule to ship; the fit's cap is 80 (8 × the requests budget).",
-		"Give up at 30s (99.0% of answers land by then): every schedule here, the one to ship and today's alike, stops asking then and is costed to there.",
+		"Give up at 30s (99.0% of the fitting items' answers land by then): every schedule here, the one to ship and today's alike, stops asking then and is costed to there.",
 		"The frontier's knee is at 6 requests per item, where the fit waits 2s: from it on, one more request per item buys less than 5% of the mean lag at every budget of the frontier's table. The schedule to ship spends more than that.",
 	}
 	if !slices.Equal(all, want) {

@@ -20,6 +20,9 @@ import (
 type SegmentTable struct {
 	// By is the column.
 	By string
+	// Decisions are each value's decision (fit.SegmentFit.Decision), the
+	// first thing the summary says under --by, as fit --by opens.
+	Decisions []Sentence
 	// Lead says how the budget was shared.
 	Lead Sentence
 	// Rows are one per value in the study's order, then the total and
@@ -46,6 +49,7 @@ func SummariseSegments(by string, s *fit.SegmentStudy) *SegmentTable {
 	t := &SegmentTable{By: by, Lead: segmentsLead(by, s)}
 	fallback := false
 	for i, f := range s.Segments {
+		t.Decisions = append(t.Decisions, decision("by.decisions."+strconv.Itoa(i), &f.Decision))
 		key := "by.segments." + strconv.Itoa(i)
 		name := export.DSLValue(f.Value)
 		if f.Fallback {

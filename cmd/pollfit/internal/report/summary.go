@@ -88,7 +88,7 @@ func ciFig(key string, c fit.Interval, f func(float64) string) Part {
 // for none).
 func Summarise(st *fit.StudyResult, front []fit.FrontierPoint) *Summary {
 	s := &Summary{Schedule: schedule.Format(st.Schedule)}
-	s.Decision, s.Lead = decision(st.Decision), lead(st)
+	s.Decision, s.Lead = decision("decision", st.Decision), lead(st)
 	s.Rows = append(s.Rows, summaryRow(st.Fitted, "fitted", "to ship"))
 	if len(st.Baselines) == 0 {
 		s.Points = append(s.Points, Sentence{plain("No baseline was given (--baseline NAME=SCHEDULE), so there is no schedule of today's to compare with.")})
@@ -107,11 +107,16 @@ func Summarise(st *fit.StudyResult, front []fit.FrontierPoint) *Summary {
 	return s
 }
 
-// decision is the study's decision as a sentence, its figures keyed as
-// pollfit fit --json writes them; nil for none.
-func decision(d *fit.Decision) Sentence {
+// decision is a decision as a sentence, its figures keyed under key as
+// pollfit fit --json writes them ("decision", "by.decisions.0"); nil for
+// none. A segment's names its group first.
+func decision(key string, d *fit.Decision) Sentence {
 	if d == nil {
 		return nil
+	}
+	head := "Shipping the fitted schedule instead of " + d.Against + ": "
+	if d.Group != "" {
+		head = d.Group + ": shipping its fitted schedule instead of " + d.Against + ": "
 	}
 	change := func(key string, x float64, ci fit.Interval, text string) Part {
 		p := Part{Text: text, Figs: []Fig{{key, strconv.FormatFloat(x, 'g', -1, 64)}}}
@@ -120,9 +125,9 @@ func decision(d *fit.Decision) Sentence {
 		}
 		return p
 	}
-	return Sentence{plain("Shipping the fitted schedule instead of " + d.Against + ": "),
-		change("decision.requests_change", d.RequestsChange, d.RequestsCI, fit.FormatRequestsChange(d.RequestsChange, d.RequestsCI)), plain(" and "),
-		change("decision.lag_change", d.LagChange, d.LagCI, fit.FormatLagChange(d.LagChange, d.LagCI)), plain(", on the held-out items.")}
+	return Sentence{plain(head),
+		change(key+".requests_change", d.RequestsChange, d.RequestsCI, fit.FormatRequestsChange(d.RequestsChange, d.RequestsCI)), plain(" and "),
+		change(key+".lag_change", d.LagChange, d.LagCI, fit.FormatLagChange(d.LagChange, d.LagCI)), plain(", on the held-out items.")}
 }
 
 // lead is the opening sentence: the budget the schedule to ship spends.
