@@ -9,7 +9,9 @@
 // too) or a censoring age (Pending: the item was still waiting when last
 // seen), and its creation time when known. Package estimate/logs reads
 // CSV and Parquet logs and histograms into items, and writes logs;
-// estimate is the statistics and links no file format.
+// estimate is the statistics and links no file format. To fit a
+// schedule, start at package estimate/source: its Read opens logs and
+// sketches and returns the samples fit.Study takes ("Start here").
 //
 // # Memory flat in the input
 //

@@ -28,7 +28,7 @@ func benchStudy(b *testing.B, opt StudyOptions) {
 	opt.Holdout, opt.Seed = 0.3, 1
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Study(context.Background(), smp, opt); err != nil {
+		if _, err := Study(context.Background(), smp, nil, opt); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -23,7 +23,7 @@ func BenchmarkFrontier50(b *testing.B) {
 	m := mustModel(b, paymentsModel)
 	budgets := geometric(3, 40, 50)
 	for b.Loop() {
-		if _, _, err := StudyFrontier(context.Background(), Sample{}, m, StudyOptions{Options: Options{Horizon: 15 * time.Minute}}, budgets); err != nil {
+		if _, _, err := StudyFrontier(context.Background(), Sample{}, nil, m, StudyOptions{Options: Options{Horizon: 15 * time.Minute}}, budgets); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +35,7 @@ func BenchmarkFrontier50Log(b *testing.B) {
 	budgets := geometric(3, 40, 50)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, _, err := StudyFrontier(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Horizon: 15 * time.Minute}}, budgets); err != nil {
+		if _, _, err := StudyFrontier(context.Background(), ItemSample(items), nil, nil, StudyOptions{Options: Options{Horizon: 15 * time.Minute}}, budgets); err != nil {
 			b.Fatal(err)
 		}
 	}

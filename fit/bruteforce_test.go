@@ -36,7 +36,7 @@ func TestFitBeatsBruteForceOnSpreadDeadlines(t *testing.T) {
 	h := 15 * time.Minute
 	for _, sigma := range sigmas {
 		items := loggen.Items(loggen.Rows(loggen.Timeout(sigma), 10000, 12))
-		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}, Horizon: h}, Holdout: 0.5, Seed: 1})
+		res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}, Horizon: h}, Holdout: 0.5, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -66,14 +66,14 @@ func TestStudyStops(t *testing.T) {
 	smp, opt := paymentsStudy(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Study(ctx, smp, opt)
+	_, err := Study(ctx, smp, nil, opt)
 	wantCanceled(t, "cancelled before", err)
 	if err == nil || !strings.HasPrefix(err.Error(), "study: stopped") {
 		t.Errorf("cancelled before: %v, want it to stop before any work", err)
 	}
 	for _, d := range []time.Duration{2 * time.Millisecond, 30 * time.Millisecond, 300 * time.Millisecond} {
 		err := cancelAfter(t, d, func(ctx context.Context) error {
-			_, err := Study(ctx, smp, opt)
+			_, err := Study(ctx, smp, nil, opt)
 			return err
 		})
 		wantCanceled(t, "after "+d.String(), err)
@@ -89,7 +89,7 @@ func TestStudyFrontierStops(t *testing.T) {
 		budgets[i] = 2 + float64(i)/4
 	}
 	err := cancelAfter(t, 20*time.Millisecond, func(ctx context.Context) error {
-		_, _, err := StudyFrontier(ctx, smp, nil, opt, budgets)
+		_, _, err := StudyFrontier(ctx, smp, nil, nil, opt, budgets)
 		return err
 	})
 	wantCanceled(t, "frontier", err)

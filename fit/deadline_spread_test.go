@@ -42,7 +42,7 @@ func TestStudyNearLimitOnSpreadDeadlines(t *testing.T) {
 		maxRatio float64
 	}{{0, 1.15}, {500 * time.Millisecond, 1.15}, {1500 * time.Millisecond, 1.15}, {3 * time.Second, 1.15}} {
 		items := loggen.Items(loggen.Rows(loggen.Timeout(c.sigma), 40000, 12))
-		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}, Horizon: 15 * time.Minute}, Holdout: 0.5, Seed: 1})
+		res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}, Horizon: 15 * time.Minute}, Holdout: 0.5, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

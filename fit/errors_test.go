@@ -61,7 +61,7 @@ func TestOptionErrorsNameTheField(t *testing.T) {
 }
 
 func studyErr(o StudyOptions) error {
-	_, err := Study(context.Background(), ItemSample(testItems(50, 1)), o)
+	_, err := Study(context.Background(), ItemSample(testItems(50, 1)), nil, o)
 	return err
 }
 
@@ -87,7 +87,7 @@ func TestInfeasibleErrorsSayWhatToChange(t *testing.T) {
 		// item once.
 		{"one clause", Options{Budget: Budget{RequestsPerItem: 5}, Segments: 1, StuckAsks: 1, Horizon: time.Hour}, []string{"StuckAsks", "Budget", "Horizon"}},
 	} {
-		_, err := Study(context.Background(), smp, StudyOptions{Options: c.opt})
+		_, err := Study(context.Background(), smp, nil, StudyOptions{Options: c.opt})
 		var ie *InfeasibleError
 		var oe *OptionError
 		if !errors.As(err, &ie) || errors.As(err, &oe) || !slices.Equal(ie.Change, c.change) {

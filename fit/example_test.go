@@ -98,7 +98,7 @@ func ExampleStudy() {
 	// With a budget of 3 requests per item: every answer has landed by
 	// 10s, the smallest nice age (1s, 2s, 5s, 10s, ...) by which 99%
 	// have, and the stuck cap is 8 × 3 = 24 asks.
-	res, err := fit.Study(context.Background(), smp, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 3}}})
+	res, err := fit.Study(context.Background(), smp, nil, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 3}}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -116,7 +116,7 @@ func ExampleStudy() {
 		fmt.Println(err)
 		return
 	}
-	res, err = fit.Study(context.Background(), smp, fit.StudyOptions{Baselines: []fit.Baseline{{Name: "today", Schedule: today}}})
+	res, err = fit.Study(context.Background(), smp, nil, fit.StudyOptions{Baselines: []fit.Baseline{{Name: "today", Schedule: today}}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -20,7 +20,7 @@ func TestFamiliesNeverBeatTheLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := StudyOptions{Holdout: 0.3, Seed: 1, NoSignals: true}
-	pts, _, err := StudyFrontier(context.Background(), ItemSample(items), nil, opt, []float64{2, 3, 6})
+	pts, _, err := StudyFrontier(context.Background(), ItemSample(items), nil, nil, opt, []float64{2, 3, 6})
 	if err != nil {
 		t.Fatal(err)
 	}

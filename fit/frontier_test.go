@@ -20,7 +20,7 @@ func geometric(from, to float64, n int) []float64 {
 func TestFrontierModel(t *testing.T) {
 	m := mustModel(t, paymentsModel)
 	opt := StudyOptions{Options: Options{Horizon: 15 * time.Minute}, Seed: 1}
-	pts, _, err := StudyFrontier(context.Background(), Sample{}, m, opt, geometric(5, 40, 6))
+	pts, _, err := StudyFrontier(context.Background(), Sample{}, nil, m, opt, geometric(5, 40, 6))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestFrontierModel(t *testing.T) {
 		}
 		prev = p
 	}
-	again, _, _ := StudyFrontier(context.Background(), Sample{}, m, opt, geometric(5, 40, 6))
+	again, _, _ := StudyFrontier(context.Background(), Sample{}, nil, m, opt, geometric(5, 40, 6))
 	if again[2].Jitter.Lag.Mean != pts[2].Jitter.Lag.Mean || again[2].JitterBase != pts[2].JitterBase {
 		t.Errorf("jitter not reproducible with the same seed")
 	}
@@ -60,7 +60,7 @@ func TestFrontierModel(t *testing.T) {
 func TestFrontierFixedIntervalExponential(t *testing.T) {
 	m := mustModel(t, "exponential(mean=10s)")
 	opt := StudyOptions{Options: Options{Horizon: 10 * time.Minute, StuckAsks: 10000}, Seed: 1}
-	pts, _, err := StudyFrontier(context.Background(), Sample{}, m, opt, []float64{3, 5, 20})
+	pts, _, err := StudyFrontier(context.Background(), Sample{}, nil, m, opt, []float64{3, 5, 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestFrontierFixedIntervalExponential(t *testing.T) {
 func TestFrontierLimitIsTheLimit(t *testing.T) {
 	items := payments(5000, 21)
 	opt := StudyOptions{Seed: 1, NoSignals: true}
-	pts, _, err := StudyFrontier(context.Background(), ItemSample(items), nil, opt, []float64{2, 2.2, 3, 5, 8, 20})
+	pts, _, err := StudyFrontier(context.Background(), ItemSample(items), nil, nil, opt, []float64{2, 2.2, 3, 5, 8, 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,8 +122,8 @@ func TestIntervalFitGoals(t *testing.T) {
 	train, test := Split(payments(20000, 30), 0.3, 1)
 	held := ItemSample(test)
 	fitOn := func(name string, smp Sample, intervals bool) Baseline {
-		opt := StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, NoSignals: true, Holdout: 0.3, HeldOut: &held, NoLimit: map[bool]string{true: "intervals"}[intervals]}
-		res, err := Study(context.Background(), smp, opt)
+		opt := StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, NoSignals: true, Holdout: 0.3, NoLimit: map[bool]string{true: "intervals"}[intervals]}
+		res, err := Study(context.Background(), smp, &HeldOut{Sample: held, Holdout: 0.3}, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -150,7 +150,7 @@ func TestIntervalFitGoals(t *testing.T) {
 	for _, g := range goals {
 		base = append(base, fitOn(g.name, spreadSample(t, g.set), true), fitOn(g.name+" workaround", ItemSample(g.work), false))
 	}
-	res, err := Study(context.Background(), ItemSample(train), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, NoSignals: true, Holdout: 0.3, HeldOut: &held, Baselines: base})
+	res, err := Study(context.Background(), ItemSample(train), &HeldOut{Sample: held, Holdout: 0.3}, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, NoSignals: true, Holdout: 0.3, Baselines: base})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func checkFrontier(rep invReport, c invCase, res *StudyResult) {
 	opt := c.opt
 	opt.Bootstrap = 0 // pollfit frontier runs none
 	budgets := []float64{b}
-	pts, base, err := StudyFrontier(context.Background(), c.smp, nil, opt, budgets)
+	pts, base, err := StudyFrontier(context.Background(), c.smp, nil, nil, opt, budgets)
 	if err != nil {
 		rep.fail("frontier", "%v", err)
 		return
@@ -164,7 +164,7 @@ func checkEqualCost(rep invReport, c invCase, comp *Comparison) {
 	var pts []FrontierPoint
 	if bc*f >= 1 { // else no smaller budget to fit: the comparison's own fits are all there are
 		var err error
-		if pts, _, err = StudyFrontier(context.Background(), c.smp, nil, opt, []float64{bc * f}); err != nil {
+		if pts, _, err = StudyFrontier(context.Background(), c.smp, nil, nil, opt, []float64{bc * f}); err != nil {
 			rep.fail("equal-cost bracket", "fits about the baseline's cost: %v", err)
 			return
 		}

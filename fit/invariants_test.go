@@ -59,7 +59,7 @@ func (r invReport) fail(what string, format string, args ...any) {
 // checkCase runs the study and the frontier of one case and checks them.
 func checkCase(t *testing.T, c invCase) {
 	rep := invReport{t, c.desc}
-	res, err := Study(context.Background(), c.smp, c.opt)
+	res, err := Study(context.Background(), c.smp, nil, c.opt)
 	if err != nil {
 		if msg := err.Error(); strings.Contains(msg, "fits the budget") || strings.Contains(msg, "within the budget") {
 			t.Logf("%s: %v (a budget too small for this log: nothing to check)", c.desc, err)

@@ -64,7 +64,7 @@ func TestGiveUpNamesItsSet(t *testing.T) {
 	for i := 1; i <= 100; i++ {
 		test.Items = append(test.Items, estimate.Item{Age: 0.01 * float64(i), Status: estimate.Settled})
 	}
-	res, err := Study(context.Background(), train, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, HeldOut: &test})
+	res, err := Study(context.Background(), train, &HeldOut{Sample: test}, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -143,9 +143,7 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 		}
 	}
 	all, allTest := joinSamples(trains), joinSamples(tests)
-	shared := opt.StudyOptions
-	shared.HeldOut = &allTest
-	res, err := Study(ctx, all, shared)
+	res, err := Study(ctx, all, &HeldOut{Sample: allTest, Holdout: opt.Holdout, Seed: opt.Seed}, opt.StudyOptions)
 	if err != nil {
 		return nil, fmt.Errorf("the shared schedule: %w", err)
 	}

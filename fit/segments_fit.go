@@ -101,9 +101,9 @@ func budgetGrid(b float64) []float64 {
 // age, the stuck cap of each budget, the shapes that pay) and returns
 // what each fit spends and waits on the fitting items.
 func segmentCurve(ctx context.Context, train, test Sample, opt StudyOptions, budgets []float64) ([]CostLag, error) {
-	opt.HeldOut, opt.Baselines, opt.Bootstrap, opt.Family = &test, nil, 0, ""
+	opt.Baselines, opt.Bootstrap, opt.Family = nil, 0, ""
 	opt.Budget = Budget{RequestsPerItem: budgets[0]}
-	st, err := newStudy(ctx, train, nil, opt)
+	st, err := newStudy(ctx, train, &HeldOut{Sample: test, Holdout: opt.Holdout, Seed: opt.Seed}, nil, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -181,13 +181,14 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, 
 // notes why, and the decision replays the first baseline instead.
 func segmentStudy(ctx context.Context, train, test Sample, budget float64, opt SegmentOptions) (*StudyResult, error) {
 	o := opt.StudyOptions
-	o.Budget, o.HeldOut, o.Family = Budget{RequestsPerItem: budget}, &test, ""
-	res, err := Study(ctx, train, o)
+	o.Budget, o.Family = Budget{RequestsPerItem: budget}, ""
+	held := &HeldOut{Sample: test, Holdout: o.Holdout, Seed: o.Seed}
+	res, err := Study(ctx, train, held, o)
 	if err == nil || len(o.Baselines) == 0 || ctx.Err() != nil {
 		return res, err
 	}
 	o.Baselines = nil
-	res, err2 := Study(ctx, train, o)
+	res, err2 := Study(ctx, train, held, o)
 	if err2 != nil {
 		return nil, err2
 	}

@@ -35,14 +35,12 @@ type StudyOptions struct {
 	// GiveUpShare is the share of final answers that land by the
 	// default give-up age (default DefaultGiveUpShare).
 	GiveUpShare float64
-	// Holdout is the share of a sample held out, by a seeded random
-	// split, to measure on (0: fit and measure on the whole sample).
+	// Holdout is the share of a sample Study holds out, by a random
+	// split of seed Seed, to measure on (0: fit and measure on the whole
+	// sample). A split made already is given to Study as its held-out
+	// part (HeldOut), which carries its own share and seed.
 	Holdout float64
 	Seed    uint64
-	// HeldOut, when set, is the held-out part of a sample split already
-	// (a sketch's hash split): the sample given is then the fitting part,
-	// and Holdout and Seed only describe the split.
-	HeldOut *Sample
 	// Rough fits the exact optimum (and Exact schedules) to the raw
 	// fitting items rather than their smoothed density, which they
 	// overfit.
@@ -167,13 +165,25 @@ type StudyResult struct {
 	Notes []string
 }
 
-// Study fits a schedule to a sample and measures it, the limit and each
-// baseline on the held-out part, all to one give-up age: the pipeline of
-// pollfit fit and pollfit report. It stops soon after ctx is done,
-// returning ctx's error (context.Canceled or context.DeadlineExceeded)
-// wrapped with the stage it stopped in.
-func Study(ctx context.Context, smp Sample, opt StudyOptions) (*StudyResult, error) {
-	st, err := newStudy(ctx, smp, nil, opt)
+// HeldOut is the held-out part of a sample split already, such as a
+// sketch's hash split (see estimate/source), with the share and seed of
+// the split that made it.
+type HeldOut struct {
+	Sample  Sample
+	Holdout float64
+	Seed    uint64
+}
+
+// Study fits a schedule to fitOn and measures it, the limit and each
+// baseline on the held-out items, all to one give-up age: the pipeline
+// of pollfit fit and pollfit report. With heldOut nil, Study holds out
+// opt.Holdout of fitOn by a random split of seed opt.Seed; else fitOn
+// and heldOut are a split made already, whose share and seed (heldOut's)
+// the result reports and the bootstrap's resamples are seeded with. It
+// stops soon after ctx is done, returning ctx's error (context.Canceled
+// or context.DeadlineExceeded) wrapped with the stage it stopped in.
+func Study(ctx context.Context, fitOn Sample, heldOut *HeldOut, opt StudyOptions) (*StudyResult, error) {
+	st, err := newStudy(ctx, fitOn, heldOut, nil, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -183,15 +193,19 @@ func Study(ctx context.Context, smp Sample, opt StudyOptions) (*StudyResult, err
 // StudyModel is Study on a settle-time model: every figure is an exact
 // integral, and there is nothing to hold out.
 func StudyModel(ctx context.Context, d Distribution, opt StudyOptions) (*StudyResult, error) {
-	st, err := newStudy(ctx, Sample{}, d, opt)
+	st, err := newStudy(ctx, Sample{}, nil, d, opt)
 	if err != nil {
 		return nil, err
 	}
 	return st.run()
 }
 
-// newStudy splits the sample and estimates what the fits need.
-func newStudy(ctx context.Context, smp Sample, model Distribution, opt StudyOptions) (*study, error) {
+// newStudy splits the sample, unless heldOut is its held-out part
+// already, and estimates what the fits need.
+func newStudy(ctx context.Context, smp Sample, heldOut *HeldOut, model Distribution, opt StudyOptions) (*study, error) {
+	if heldOut != nil {
+		opt.Holdout, opt.Seed = heldOut.Holdout, heldOut.Seed // the study's own copy
+	}
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -203,8 +217,8 @@ func newStudy(ctx context.Context, smp Sample, model Distribution, opt StudyOpti
 	}
 	st := &study{ctx: ctx, opt: opt, res: &StudyResult{Objective: opt.Objective, Holdout: opt.Holdout, Seed: opt.Seed}}
 	train, test := smp, Sample{}
-	if opt.HeldOut != nil {
-		test = *opt.HeldOut // split already
+	if heldOut != nil {
+		test = heldOut.Sample // split already
 	} else {
 		train, test = SplitSample(smp, opt.Holdout, opt.Seed)
 	}

@@ -111,7 +111,7 @@ func TestEqualCostInsideWhatWasMeasured(t *testing.T) {
 		seeds = 1 // one log by default, both in the long run
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {
-		res, err := Study(context.Background(), ItemSample(analystItems(2500, seed)), StudyOptions{Holdout: 0.3, Seed: seed, Bootstrap: 20,
+		res, err := Study(context.Background(), ItemSample(analystItems(2500, seed)), nil, StudyOptions{Holdout: 0.3, Seed: seed, Bootstrap: 20,
 			NoBatches: true, Baselines: []Baseline{{Name: "prod", Schedule: prod}}})
 		if err != nil {
 			t.Fatal(err)

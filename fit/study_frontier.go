@@ -19,14 +19,15 @@ import (
 // full jitter) take their best parameter within B and the stuck cap,
 // measured on the same items to the same give-up age. The baselines
 // (opt.Baselines) are returned measured as Study measures them. Give a
-// sample, or a model (smp empty). It stops soon after ctx is done, with
-// ctx's error wrapped.
-func StudyFrontier(ctx context.Context, smp Sample, model Distribution, opt StudyOptions, budgets []float64) ([]FrontierPoint, []Row, error) {
+// sample (with its held-out part when split already, as Study takes
+// them), or a model (smp empty, heldOut nil). It stops soon after ctx is
+// done, with ctx's error wrapped.
+func StudyFrontier(ctx context.Context, smp Sample, heldOut *HeldOut, model Distribution, opt StudyOptions, budgets []float64) ([]FrontierPoint, []Row, error) {
 	if len(budgets) == 0 {
 		return nil, nil, errors.New("no budgets")
 	}
 	opt.Budget = Budget{RequestsPerItem: slices.Max(budgets)}
-	st, err := newStudy(ctx, smp, model, opt)
+	st, err := newStudy(ctx, smp, heldOut, model, opt)
 	if err != nil {
 		return nil, nil, err
 	}

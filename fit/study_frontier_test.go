@@ -19,14 +19,14 @@ func TestFrontierIsStudy(t *testing.T) {
 	smp := ItemSample(items)
 	opt := StudyOptions{Holdout: 0.3, Seed: 1}
 	budgets := []float64{8, 3}
-	pts, _, err := StudyFrontier(context.Background(), smp, nil, opt, budgets)
+	pts, _, err := StudyFrontier(context.Background(), smp, nil, nil, opt, budgets)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range pts {
 		o := opt
 		o.Budget = Budget{RequestsPerItem: p.RequestsPerItem}
-		res, err := Study(context.Background(), smp, o)
+		res, err := Study(context.Background(), smp, nil, o)
 		if err != nil {
 			t.Fatal(err)
 		}

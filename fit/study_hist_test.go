@@ -58,11 +58,11 @@ func TestFitFromAHistogramMatchesTheLog(t *testing.T) {
 		t.Fatalf("histogram of %g items in %d bins, want %d items in fewer bins", got, hist.Len(), len(train))
 	}
 	opt := StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, NoSignals: true}
-	fromHist, err := Study(context.Background(), hist, opt)
+	fromHist, err := Study(context.Background(), hist, nil, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromLog, err := Study(context.Background(), ItemSample(train), opt)
+	fromLog, err := Study(context.Background(), ItemSample(train), nil, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,14 +92,14 @@ func TestFitFromAHistogramMatchesTheLog(t *testing.T) {
 func TestFrontierAgreesWithFit(t *testing.T) {
 	items := payments(4000, 8)
 	opt := StudyOptions{Holdout: 0.3, Seed: 4}
-	pts, _, err := StudyFrontier(context.Background(), ItemSample(items), nil, opt, []float64{4, 8, 16})
+	pts, _, err := StudyFrontier(context.Background(), ItemSample(items), nil, nil, opt, []float64{4, 8, 16})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, fp := range pts {
 		o := opt
 		o.Budget = Budget{RequestsPerItem: fp.RequestsPerItem}
-		res, err := Study(context.Background(), ItemSample(items), o)
+		res, err := Study(context.Background(), ItemSample(items), nil, o)
 		if err != nil {
 			t.Fatal(err)
 		}

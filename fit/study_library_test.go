@@ -17,7 +17,7 @@ import (
 func TestLibraryFamilyBeatsEveryPlainMember(t *testing.T) {
 	items := payments(3000, 31)
 	h := 5 * time.Minute
-	res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}, Horizon: h},
+	res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}, Horizon: h},
 		Holdout: 0.3, Seed: 3, NoSignals: true, Family: "exponential"})
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func TestLimitUnderCountAndPriceBudgets(t *testing.T) {
 		if b.Kind() == BudgetMaxAttempts {
 			opt.StuckAsks = 0
 		}
-		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: opt, NoSignals: true})
+		res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: opt, NoSignals: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,7 @@ func TestLimitIsTheHullOfEverySchedule(t *testing.T) {
 		}
 		items = append(items, estimate.Item{Age: 3 + 4*r.Float64(), Status: estimate.Pending})
 		h := 10 * time.Second
-		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 2 + 2*r.Float64()}, Horizon: h}, NoSignals: true})
+		res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 2 + 2*r.Float64()}, Horizon: h}, NoSignals: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestLimitBelowEverySchedule(t *testing.T) {
 	for trial := range trials {
 		items := loggen.Items(loggen.Rows(models[trial%3], 300+r.IntN(300), uint64(trial)))
 		b := []float64{2, 4, 8, 16}[trial%4]
-		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: b}},
+		res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: b}},
 			Holdout: 0.3, Seed: uint64(trial), NoSignals: true, NoBatches: true, NoDeadlines: true})
 		if err != nil {
 			t.Fatal(err)

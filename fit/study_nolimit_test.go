@@ -12,12 +12,12 @@ import (
 func TestStudyNoLimit(t *testing.T) {
 	smp := ItemSample(payments(3000, 5))
 	opt := StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1, NoSignals: true}
-	with, err := Study(context.Background(), smp, opt)
+	with, err := Study(context.Background(), smp, nil, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.NoLimit = "limit: not here"
-	without, err := Study(context.Background(), smp, opt)
+	without, err := Study(context.Background(), smp, nil, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestStudyNoLimit(t *testing.T) {
 		t.Errorf("NoLimit moved the fit: %s (%v) against %s (%v)", without.Schedule, without.Fitted.Lag.Mean, with.Schedule, with.Fitted.Lag.Mean)
 	}
 	opt.Bootstrap = 0
-	pts, _, err := StudyFrontier(context.Background(), smp, nil, opt, []float64{4, 8})
+	pts, _, err := StudyFrontier(context.Background(), smp, nil, nil, opt, []float64{4, 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // cross-validate, the density estimate's own (ISJ) stands.
 func TestStudySmoothingGivenAndFew(t *testing.T) {
 	big := ItemSample(payments(4000, 3))
-	res, err := Study(context.Background(), big, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1, Bandwidth: 0.3})
+	res, err := Study(context.Background(), big, nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1, Bandwidth: 0.3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestStudySmoothingGivenAndFew(t *testing.T) {
 		t.Errorf("given 0.3: smoothing %+v, density bandwidth %g", res.Smoothing, h)
 	}
 	few := ItemSample(payments(1200, 3)) // 840 fitting items
-	res, err = Study(context.Background(), few, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1})
+	res, err = Study(context.Background(), few, nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestStudySmoothingGivenAndFew(t *testing.T) {
 	if res.Smoothing == nil || *res.Smoothing != (Smoothing{Bandwidth: h, Rule: method, Factor: 1}) {
 		t.Errorf("%g fitting items: smoothing %+v, want the density estimate's own %g (%s)", res.FitOn.Total(), res.Smoothing, h, method)
 	}
-	res, err = Study(context.Background(), few, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1, Rough: true})
+	res, err = Study(context.Background(), few, nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1, Rough: true})
 	if err != nil || res.Smoothing != nil || res.Density != nil {
 		t.Errorf("rough: smoothing %+v, density %v, err %v", res.Smoothing, res.Density, err)
 	}
@@ -69,7 +69,7 @@ func TestItemScoresAreReplays(t *testing.T) {
 // exact optimum that waits longer out of sample; starting from it, the
 // cross-validation moves to a narrower kernel.
 func TestCrossValidationNarrowsAnOversmoothedKernel(t *testing.T) {
-	st, err := newStudy(context.Background(), ItemSample(payments(8000, 11)), nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1})
+	st, err := newStudy(context.Background(), ItemSample(payments(8000, 11)), nil, nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestExactFitGeneralisesAsTheTrueLaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1})
+	res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

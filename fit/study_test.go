@@ -66,7 +66,7 @@ func TestFitNeverLosesToANiceBaselineInSample(t *testing.T) {
 	for trial := range trials {
 		items := loggen.Items(loggen.Rows(models[trial%3], 400, uint64(100+trial)))
 		base := randomNiceSchedule(r, 1+r.IntN(4), h)
-		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Horizon: h},
+		res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Horizon: h},
 			Baselines: []Baseline{{Name: "b", Schedule: base}}, NoSignals: true, NoBatches: true, NoDeadlines: true})
 		if err != nil {
 			t.Fatalf("%s: %v", schedule.Format(base), err)
@@ -106,7 +106,7 @@ func TestFitBeatsBeforeAndNowInSample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Horizon: c.h},
+		res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Horizon: c.h},
 			Baselines: []Baseline{{Name: c.name, Schedule: base}}, NoSignals: true})
 		if err != nil {
 			t.Fatal(err)
@@ -135,7 +135,7 @@ func TestShippedSchedulesGiveUpAndCapTheStuck(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, b := range []float64{2, 4, 8, 16, 32} {
-			res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: b}}, Holdout: 0.3, Seed: 1})
+			res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: b}}, Holdout: 0.3, Seed: 1})
 			if err != nil {
 				t.Fatalf("%s at %g: %v", log, b, err)
 			}
@@ -190,7 +190,7 @@ func TestSameLagAsABaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Study(context.Background(), ItemSample(items), StudyOptions{Options: Options{Horizon: 15 * time.Minute},
+	res, err := Study(context.Background(), ItemSample(items), nil, StudyOptions{Options: Options{Horizon: 15 * time.Minute},
 		Holdout: 0.3, Seed: 2, NoSignals: true, Baselines: []Baseline{{Name: "before", Schedule: base}}})
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +231,7 @@ func TestBootstrapCoverage(t *testing.T) {
 	h := 15 * time.Minute
 	covered := 0
 	for trial := range 50 {
-		res, err := Study(context.Background(), ItemSample(payments(1500, uint64(1000+trial))), StudyOptions{Options: Options{Horizon: h},
+		res, err := Study(context.Background(), ItemSample(payments(1500, uint64(1000+trial))), nil, StudyOptions{Options: Options{Horizon: h},
 			Holdout: 0.3, Seed: uint64(trial), NoSignals: true, Bootstrap: 200, Baselines: []Baseline{{Name: "before", Schedule: base}}})
 		if err != nil {
 			t.Fatal(err)
@@ -272,7 +272,7 @@ func TestStudyProgress(t *testing.T) {
 	opt := StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}, Horizon: 5 * time.Minute},
 		Holdout: 0.3, Seed: 1, Bootstrap: 2, Progress: func(s string) { got = append(got, s) }}
 	smp := ItemSample(payments(2000, 5))
-	if _, err := Study(context.Background(), smp, opt); err != nil {
+	if _, err := Study(context.Background(), smp, nil, opt); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"fitting", "measuring", "the limit", "the baselines", "the bootstrap"}
@@ -281,7 +281,7 @@ func TestStudyProgress(t *testing.T) {
 	}
 	got = nil
 	opt.Bootstrap = 0
-	if _, _, err := StudyFrontier(context.Background(), smp, nil, opt, []float64{8, 4}); err != nil {
+	if _, _, err := StudyFrontier(context.Background(), smp, nil, nil, opt, []float64{8, 4}); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"budget 1 of 2", "budget 2 of 2"}; !slices.Equal(got, want) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/quote"
@@ -87,14 +88,15 @@ by Turnbull's NPMLE; metrics count only answers, so --pending N or
 					return estimateSegments(e, rf, bf.by, args, qs, *at, ages, *asJSON)
 				}
 				var accs []*estimate.Accumulator
-				st, err := rf.eachParallel(e, args, func() func([]estimate.Item, []float64) {
+				in, err := rf.read(e, args, "estimate", source.Options{Stream: func() func([]estimate.Item, []float64) {
 					a := &estimate.Accumulator{}
 					accs = append(accs, a)
 					return a.AddRun
-				})
+				}})
 				if err != nil {
 					return err
 				}
+				st := in.Stats
 				acc := accs[0]
 				for _, a := range accs[1:] {
 					acc.Merge(a)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/spf13/pflag"
@@ -48,8 +49,8 @@ func addIntervalReadFlags(fs *pflag.FlagSet) *intervalFlags {
 // or a poller log.
 func (f *intervalFlags) intervalInput(args []string, opt logs.Options) string {
 	switch {
-	case len(args) > 0 && isSketchFile(args[0]):
-		if s, ok, err := readSketches(args); ok && err == nil && s.HasIntervals() {
+	case len(args) > 0 && source.IsSketch(args[0]):
+		if s, err := readSketchArgs(args); err == nil && s.HasIntervals() {
 			return "sketch"
 		}
 		return "" // read as sketches, errors too

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/source"
 )
 
 // maxEstimateSegments is the most values estimate --by summarises: each
@@ -23,7 +24,7 @@ type estimateSegmentJSON struct {
 func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []float64, atKeys []string, ages []float64, asJSON bool) error {
 	var values []string
 	var accs []*estimate.Accumulator
-	st, err := rf.eachBy(e, args, by, "estimate", func(it estimate.Item, w float64, seg int, v string) {
+	so := source.Options{StreamBy: func(it estimate.Item, w float64, seg int, v string) {
 		if seg == len(accs) {
 			values = append(values, v)
 			if len(accs) == maxEstimateSegments {
@@ -34,10 +35,13 @@ func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []floa
 		if seg < len(accs) {
 			accs[seg].AddWeighted(it, w)
 		}
-	})
+	}}
+	so.Log.By = by
+	in, err := rf.read(e, args, "estimate", so)
 	if err != nil {
 		return err
 	}
+	st := in.Stats
 	if len(values) > maxEstimateSegments {
 		return fmt.Errorf("estimate: --by %s: %d values; estimate summarises at most %d (fit and eval take up to 1000): pick a column with fewer values", by, len(values), maxEstimateSegments)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/spf13/pflag"
@@ -108,19 +109,17 @@ simulate --strategy and export --schedule read SPEC alike.`,
 						return err
 					}
 				}
-				var segs []fit.Segment
-				var smp fit.Sample
-				var stats logs.Stats
+				var in *source.Input
 				var notes []string // on interval-censored input
 				if bf.by != "" {
-					segs, stats, err = rf.readSegments(e, args, segRead{by: bf.by, cmd: "eval"})
-					smp = joinSegments(segs)
+					in, err = rf.readSegments(e, args, "eval", bf.by, source.Needs{Always: "a replay per value"}, fit.StudyOptions{Seed: 1})
 				} else {
-					smp, stats, notes, err = rf.evalInput(e, args, evalNeeds(named, *plotPath != ""))
+					in, notes, err = rf.evalInput(e, args, evalNeeds(named, *plotPath != ""))
 				}
 				if err != nil {
 					return err
 				}
+				segs, smp, stats := in.Groups, in.All, in.Stats
 				var giveUp *fit.GiveUp
 				if opt.Horizon == 0 && neverStops(named) {
 					g := fit.SampleGiveUp(smp, 0, "the log")
@@ -153,43 +152,47 @@ simulate --strategy and export --schedule read SPEC alike.`,
 // every row for a strategy with jitter (each item draws its own waits)
 // and --plot (withPlot); creation times for wall-clock aligned asks and
 // signals for reset on signal, which the item sample keeps.
-func evalNeeds(named []namedSchedule, withPlot bool) itemNeeds {
-	var n itemNeeds
+func evalNeeds(named []namedSchedule, withPlot bool) source.Needs {
+	var n source.Needs
 	if withPlot {
-		n.always = "--plot"
+		n.Always = "--plot"
 	}
 	for _, s := range named {
 		switch {
 		case s.sched == nil:
-			n.always = "a strategy with jitter"
+			n.Always = "a strategy with jitter"
 		case len(s.sched.Aligned) > 0:
-			n.aligned = "schedule " + s.name + "'s wall-clock aligned asks"
+			n.Aligned = "schedule " + s.name + "'s wall-clock aligned asks"
 		case s.sched.ResetOnSignal:
-			n.signals, n.resets = true, "schedule "+s.name
+			n.Signals, n.Resets = true, "schedule "+s.name
 		}
 	}
 	return n
 }
 
-// evalInput reads eval's input: sketches as they are, raw logs into a
-// sketch holding nothing out (its bins, or its item sample when n needs
-// it), or into items when n needs every row.
-func (r *readFlags) evalInput(e *env, args []string, n itemNeeds) (fit.Sample, logs.Stats, []string, error) {
-	if smp, st, notes, ok, err := r.intervalEvalInput(args); ok {
-		return smp, st, notes, err
+// evalInput reads eval's input: sketches as they are (saying what their
+// item sample cannot serve), raw logs into a sketch holding nothing out
+// (its bins, or its item sample when n needs it), or into items when n
+// needs every row; interval-censored input spread, with the notes to
+// print beside the table.
+func (r *readFlags) evalInput(e *env, args []string, n source.Needs) (*source.Input, []string, error) {
+	if in, notes, ok, err := r.intervalEvalInput(args); ok {
+		return in, notes, err
 	}
-	var in logInput
-	var err error
-	var notes []string
-	if isSketchFile(args[0]) {
-		in, err = r.sketchInput(e, args, n)
-		if err == nil && in.sketch.HasIntervals() {
-			notes = []string{sketchExpected(in.sketch)}
+	in, err := r.read(e, args, "eval", source.Options{Seed: 1, Needs: n, SampleRows: sampleRows})
+	if err != nil {
+		return in, nil, err
+	}
+	if in.Sketch != nil && !in.FromLog && !r.quiet {
+		for _, note := range in.Notes {
+			fmt.Fprintf(e.stderr, "pollfit: note: %s\n", note)
 		}
-	} else {
-		in, err = r.readLogInput(e, args, n, 0, 1)
 	}
-	return in.smp, in.stats, notes, err
+	var notes []string
+	if in.Sketch != nil && in.Sketch.HasIntervals() {
+		notes = []string{sketchExpected(in.Sketch)}
+	}
+	return in, notes, nil
 }
 
 // neverStops reports whether any schedule never stops: those give up at

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/estimate/source"
 )
 
 // writeFineHistogram bins the items of a log by age into bins of
@@ -102,20 +103,27 @@ func TestEvalHistogramMatchesLog(t *testing.T) {
 	t.Logf("requests per item %.4f (log %.4f), mean lag %.4f s (log %.4f s)", hr, rr, hl, rl)
 }
 
-// TestReadSample checks the weights readSample gives: none for a log,
+// TestReadSample checks the weights a read into items gives: none for a log,
 // the bins' counts for a histogram (settled, then pending, per bin).
 func TestReadSample(t *testing.T) {
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
-	smp, _, err := parseReadFlags(t).readSample(e, []string{"../../testdata/payments.csv"})
-	if err != nil || smp.Weighted() || smp.Len() != 10000 {
-		t.Fatalf("log: %v, weighted %v, %d items", err, smp.Weighted(), smp.Len())
+	items := source.Options{Needs: source.Needs{Always: "the test"}}
+	in, err := parseReadFlags(t).read(e, []string{"../../testdata/payments.csv"}, "test", items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if smp := in.FitOn; smp.Weighted() || smp.Len() != 10000 {
+		t.Fatalf("log: weighted %v, %d items", smp.Weighted(), smp.Len())
 	}
 	hist := filepath.Join(t.TempDir(), "h.csv")
 	if err := os.WriteFile(hist, []byte("lo_s,hi_s,final,pending\n0,2,3,0\n4,9,1,2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	smp, _, err = parseReadFlags(t, "--histogram").readSample(e, []string{hist})
-	if err != nil || fmt.Sprint(smp.Weights) != "[3 1 2]" || smp.Total() != 6 || smp.Items[1].Age != 6 {
-		t.Errorf("histogram: %v, weights %v, items %+v", err, smp.Weights, smp.Items)
+	in, err = parseReadFlags(t, "--histogram").read(e, []string{hist}, "test", items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if smp := in.FitOn; fmt.Sprint(smp.Weights) != "[3 1 2]" || smp.Total() != 6 || smp.Items[1].Age != 6 {
+		t.Errorf("histogram: weights %v, items %+v", smp.Weights, smp.Items)
 	}
 }

@@ -17,15 +17,6 @@ type evalRun struct {
 	by     string
 }
 
-// joinSegments is the segments' items together, weighted when any is.
-func joinSegments(segs []fit.Segment) fit.Sample {
-	smps := make([]fit.Sample, len(segs))
-	for i, s := range segs {
-		smps[i] = s.Sample
-	}
-	return joinSamples(smps...)
-}
-
 // evalSegmentJSON is one segment's replays in eval --by --json.
 type evalSegmentJSON struct {
 	Value     string    `json:"value"`

@@ -370,22 +370,6 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// inputSource describes the input of a study for the report's header.
-func inputSource(args []string, in logInput) string {
-	names := strings.Join(args, ", ")
-	switch {
-	case in.intervals != "":
-		return in.intervals
-	case in.sampled != "":
-		return fmt.Sprintf("%s (%d items, %s)", names, in.stats.Items, sampleSource(in))
-	case in.sketch != nil && in.fromLog:
-		return fmt.Sprintf("%s (%d items, read into a sketch of %d bins)", names, in.stats.Items, sketchBins(in.sketch))
-	case in.smp.Weighted():
-		return fmt.Sprintf("%s (%d items in %d bins)", names, in.stats.Items, in.stats.Rows)
-	}
-	return fmt.Sprintf("%s (%d items)", names, in.stats.Items)
-}
-
 // runStudy reads the input the flags name and runs fit.Study on it.
 func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string) (*fitReport, error) {
 	opt, err := v.studyOptions(cmd)
@@ -411,27 +395,27 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if len(args) == 0 {
 		return nil, usagef("%s: give LOG files or --model", cmd)
 	}
-	in, err := rf.studyInput(e, args, &opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines), v.splitGiven())
+	in, err := rf.studyInput(e, args, cmd, v, opt.Baselines)
 	if err != nil {
 		return nil, err
 	}
-	smp := in.smp
-	rep.sample, rep.opt = smp, opt
+	opt = in.studyOptions(opt)
+	rep.sample, rep.heldOut, rep.opt = in.FitOn, in.HeldOut, opt
 	rep.source = inputSource(args, in)
 	line := newStageLine(e, cmd, rf.quiet)
 	opt.Progress = line.progress()
-	rep.res, err = fit.Study(e.context(), smp, opt)
+	rep.res, err = fit.Study(e.context(), in.FitOn, in.HeldOut, opt)
 	line.stop()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	flagResult(rep.res)
-	rep.res.Notes = append(in.notes, rep.res.Notes...)
+	rep.res.Notes = append(in.Notes, rep.res.Notes...)
 	if !rf.quiet {
 		for _, n := range rep.res.Notes {
 			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
 		}
-		if h := rf.byHint(e.context(), args, in.stats); h != "" {
+		if h := rf.byHint(e.context(), args, in.Stats); h != "" {
 			fmt.Fprintf(e.stderr, "pollfit: note: %s\n", h)
 		}
 	}

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
-	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/estimate/source"
 )
 
 // Interval-censored input (a poller's own log, a latency metric) for
@@ -32,7 +33,7 @@ type intervalRead struct {
 // readIntervals reads args when they are interval-censored (ok), into
 // a set.
 func (r *readFlags) readIntervals(args []string) (rd *intervalRead, ok bool, err error) {
-	if r.iv == nil || len(args) == 0 || isSketchFile(args[0]) {
+	if r.iv == nil || len(args) == 0 || source.IsSketch(args[0]) {
 		return nil, false, nil
 	}
 	opt, err := r.options()
@@ -76,17 +77,6 @@ func expectedText(set *estimate.IntervalSet) string {
 		"under the smoothed density within the interval (%d ages each); the other items' are exact", count(in), count(final+pending), estimate.DefaultSpreadNodes)
 }
 
-// spread is set as a weighted sample under the Turnbull density of
-// basis.
-func spread(set, basis *estimate.IntervalSet) (fit.Sample, error) {
-	tb, err := basis.Turnbull(estimate.TurnbullOptions{})
-	if err != nil {
-		return fit.Sample{}, err
-	}
-	items, w, _ := set.Spread(basis.SpreadDensity(tb, estimate.DensityOptions{}), 0)
-	return fit.Sample{Items: items, Weights: w}, nil
-}
-
 // notes are the notes every command prints on interval-censored input:
 // what it assumed and the reading's warnings.
 func (rd *intervalRead) notes() []string {
@@ -98,43 +88,36 @@ func (rd *intervalRead) notes() []string {
 }
 
 // intervalStudyInput is studyInput on interval-censored input: the
-// items split by opt's holdout and seed, the fitting part's Turnbull
-// density spreading both parts, the held-out part set in opt and the
-// limit left out (ok false: not such input).
-func (r *readFlags) intervalStudyInput(args []string, opt *fit.StudyOptions) (logInput, bool, error) {
+// items split by the study's holdout and seed, both parts spread by the
+// fitting part's Turnbull density (source.SplitIntervals), and the
+// input described for the report's header (ok false: not such input).
+func (r *readFlags) intervalStudyInput(args []string, holdout float64, seed uint64) (*studied, bool, error) {
 	rd, ok, err := r.readIntervals(args)
 	if !ok || err != nil {
-		return logInput{}, ok, err
+		return nil, ok, err
 	}
-	fitSet, heldSet := rd.set.Split(opt.Holdout, opt.Seed)
-	if f, _ := fitSet.Weights(); f == 0 {
-		return logInput{}, true, fmt.Errorf("%s: no answered item in the fitting part: hold out less (--holdout)", rd.sum.Input)
+	in, err := source.SplitIntervals(&rd.set, holdout, seed)
+	if errors.Is(err, source.ErrNoAnswerToFit) {
+		return nil, true, fmt.Errorf("%s: %v: hold out less (--holdout)", rd.sum.Input, err)
 	}
-	fitOn, err := spread(fitSet, fitSet)
 	if err != nil {
-		return logInput{}, true, err
+		return nil, true, err
 	}
-	heldOut := fitOn
-	if opt.Holdout > 0 && heldSet.Len() > 0 {
-		if heldOut, err = spread(heldSet, fitSet); err != nil {
-			return logInput{}, true, err
-		}
-	}
-	opt.HeldOut, opt.NoLimit = &heldOut, intervalLimitNote
-	in := logInput{smp: fitOn, stats: rd.stats, notes: rd.notes(), intervals: rd.source}
-	return in, true, nil
+	in.Stats, in.Notes = rd.stats, rd.notes()
+	return &studied{Input: in, intervals: rd.source}, true, nil
 }
 
 // intervalEvalInput is evalInput on interval-censored input: every
-// item, spread by the Turnbull density of them all.
-func (r *readFlags) intervalEvalInput(args []string) (fit.Sample, logs.Stats, []string, bool, error) {
+// item, spread by the Turnbull density of them all, with the notes to
+// print.
+func (r *readFlags) intervalEvalInput(args []string) (*source.Input, []string, bool, error) {
 	rd, ok, err := r.readIntervals(args)
 	if !ok || err != nil {
-		return fit.Sample{}, logs.Stats{}, nil, ok, err
+		return nil, nil, ok, err
 	}
-	smp, err := spread(&rd.set, &rd.set)
+	smp, err := source.Spread(&rd.set, &rd.set)
 	if err != nil {
-		return fit.Sample{}, logs.Stats{}, nil, true, err
+		return nil, nil, true, err
 	}
-	return smp, rd.stats, append([]string{expectedText(&rd.set)}, rd.notes()...), true, nil
+	return &source.Input{All: smp, Stats: rd.stats}, append([]string{expectedText(&rd.set)}, rd.notes()...), true, nil
 }

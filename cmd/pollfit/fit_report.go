@@ -16,8 +16,11 @@ import (
 type fitReport struct {
 	res    *fit.StudyResult
 	source string
-	sample fit.Sample       // the log read, or a sketch's fitting part (empty for a model)
-	opt    fit.StudyOptions // the options the study ran with
+	sample fit.Sample // the log read, or a sketch's fitting part (empty for a model)
+	// heldOut is the sketch's held-out part, nil for a model or a log
+	// the study split itself.
+	heldOut *fit.HeldOut
+	opt     fit.StudyOptions // the options the study ran with
 }
 
 func (r *fitReport) writeText(w io.Writer) {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/pollfit/pollfit/cmd/pollfit/internal/report"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -48,12 +49,11 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	if err != nil {
 		return nil, err
 	}
-	needs := itemNeeds{signals: v.signals, batches: v.batches}
-	var notes []string
-	segs, stats, err := rf.readSegments(e, args, segRead{by: bf.by, cmd: cmd, needs: &needs, holdout: opt.Holdout, seed: opt.Seed, notes: &notes})
+	in, err := rf.readSegments(e, args, cmd, bf.by, source.Needs{Signals: v.signals, Batches: v.batches}, opt)
 	if err != nil {
 		return nil, err
 	}
+	segs, stats, notes := in.Groups, in.Stats, in.Notes
 	if err := segmentBaselines(bf.by, segs, own); err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pollfit/pollfit/cmd/pollfit/internal/plot"
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/quote"
@@ -92,12 +93,14 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			if *plotPath != "" || *asCSV || v.model != "" {
 				return usagef("frontier: --by prints a frontier per value as text or --json; --plot, --csv and --model take all items")
 			}
-			return frontierSegments(e, rf, bf.by, args, opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines), bs, *asJSON)
+			return frontierSegments(e, rf, bf.by, args, opt, studyNeeds(v, opt.Baselines), bs, *asJSON)
 		}
-		smp, model, notes, err := frontierInput(e, rf, v, args, &opt)
+		in, model, err := frontierInput(e, rf, v, args, opt)
 		if err != nil {
 			return err
 		}
+		opt = in.studyOptions(opt)
+		notes := in.Notes
 		if !rf.quiet {
 			for _, n := range notes {
 				fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
@@ -105,7 +108,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		}
 		line := newStageLine(e, "frontier", rf.quiet)
 		opt.Progress = line.progress()
-		pts, base, err := fit.StudyFrontier(e.context(), smp, model, opt, bs)
+		pts, base, err := fit.StudyFrontier(e.context(), in.FitOn, in.HeldOut, model, opt, bs)
 		line.stop()
 		if err != nil {
 			return fmt.Errorf("frontier: %w", err)
@@ -138,25 +141,28 @@ var frontierIgnores = []string{"count-asks-by", "bootstrap", "smooth", "family",
 
 // frontierInput reads the logs, or parses the model; notes say what the
 // input could not serve.
-func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt *fit.StudyOptions) (fit.Sample, fit.Distribution, []string, error) {
+func frontierInput(e *env, rf *readFlags, v *fitFlagValues, args []string, opt fit.StudyOptions) (*studied, fit.Distribution, error) {
 	if v.model != "" {
 		if len(args) > 0 {
-			return fit.Sample{}, nil, nil, usagef("frontier: give --model or LOG files, not both")
+			return &studied{Input: &source.Input{}}, nil, usagef("frontier: give --model or LOG files, not both")
 		}
 		m, err := estimate.ParseModel(v.model)
 		if err != nil {
-			return fit.Sample{}, nil, nil, usagef("frontier: --model: %v", err)
+			return &studied{Input: &source.Input{}}, nil, usagef("frontier: --model: %v", err)
 		}
-		return fit.Sample{}, m, nil, nil
+		return &studied{Input: &source.Input{}}, m, nil
 	}
 	if len(args) == 0 {
-		return fit.Sample{}, nil, nil, usagef("frontier: give LOG files or --model")
+		return &studied{Input: &source.Input{}}, nil, usagef("frontier: give LOG files or --model")
 	}
-	in, err := rf.studyInput(e, args, opt, itemNeeds{signals: v.signals, batches: v.batches}.withBaselines(opt.Baselines), v.splitGiven())
+	in, err := rf.studyInput(e, args, "frontier", v, opt.Baselines)
+	if err != nil {
+		return nil, nil, err
+	}
 	if in.intervals != "" {
-		in.notes = append([]string{"input: " + in.intervals}, in.notes...)
+		in.Notes = append([]string{"input: " + in.intervals}, in.Notes...)
 	}
-	return in.smp, nil, in.notes, err
+	return in, nil, nil
 }
 
 // maxSteps is the most budgets a frontier sweeps (each is a fit).

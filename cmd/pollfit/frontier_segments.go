@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/fit"
 )
 
@@ -12,15 +13,15 @@ import (
 // hold-out split, give-up age and stuck cap), read and fitted as fit
 // --by reads and fits each: a value's row at a budget is fit --by's
 // schedule for it at that budget.
-func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.StudyOptions, needs itemNeeds, budgets []float64, asJSON bool) error {
+func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.StudyOptions, needs source.Needs, budgets []float64, asJSON bool) error {
 	if len(args) == 0 {
 		return usagef("frontier: give LOG files to split --by %s", by)
 	}
-	var notes []string
-	segs, st, err := rf.readSegments(e, args, segRead{by: by, cmd: "frontier", needs: &needs, holdout: opt.Holdout, seed: opt.Seed, notes: &notes})
+	in, err := rf.readSegments(e, args, "frontier", by, needs, opt)
 	if err != nil {
 		return err
 	}
+	segs, st, notes := in.Groups, in.Stats, in.Notes
 	if !rf.quiet {
 		for _, n := range notes {
 			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
@@ -33,7 +34,7 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 	}
 	var out []segJSON
 	for i, s := range segs {
-		pts, base, err := fit.StudyFrontier(e.context(), s.Sample, nil, opt, budgets)
+		pts, base, err := fit.StudyFrontier(e.context(), s.Sample, nil, nil, opt, budgets)
 		if err != nil {
 			return fmt.Errorf("frontier: %s %s: %v", by, segmentName(s.Value), err)
 		}

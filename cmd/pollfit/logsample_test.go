@@ -65,9 +65,8 @@ func TestSampleFitExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	fitOn, heldOut := hashSplit(t, log, 0.3, 1)
-	held := fit.ItemSample(heldOut)
-	opt.HeldOut = &held
-	want, err := fit.Study(context.Background(), fit.ItemSample(fitOn), opt)
+	held := &fit.HeldOut{Sample: fit.ItemSample(heldOut), Holdout: 0.3, Seed: 1}
+	want, err := fit.Study(context.Background(), fit.ItemSample(fitOn), held, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -143,7 +143,7 @@ func TestRoutes(t *testing.T) {
 		{"1s until 5m, every 5m at +3s until 5m", false, false, true, false},
 	} {
 		n := evalNeeds([]namedSchedule{sched(c.dsl)}, c.plot)
-		if (n.always != "") != c.always || (n.aligned != "") != c.aligned || n.signals != c.signalsOnly || (n.resets != "") != c.signalsOnly || n.batches {
+		if (n.Always != "") != c.always || (n.Aligned != "") != c.aligned || n.Signals != c.signalsOnly || (n.Resets != "") != c.signalsOnly || n.Batches {
 			t.Errorf("%s (plot %v): needs %+v", c.dsl, c.plot, n)
 		}
 	}

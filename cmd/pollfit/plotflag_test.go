@@ -80,7 +80,7 @@ func TestCommandPlots(t *testing.T) {
 	if got := names(evalPlot(fit.ItemSample(its), named, ms)); strings.Join(got, ",") != "a,b" {
 		t.Errorf("eval plot series %q", got)
 	}
-	st, err := fit.Study(context.Background(), fit.ItemSample(its), fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}})
+	st, err := fit.Study(context.Background(), fit.ItemSample(its), nil, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,14 +99,14 @@ func TestCommandPlots(t *testing.T) {
 	if got := names(plot.HazardOf(mr)); len(got) < 3 || got[0] != "hazard h(t)" || got[1] != "optimal rate r(t)" {
 		t.Errorf("fit plot of a model: series %q", got)
 	}
-	rough, err := fit.Study(context.Background(), fit.ItemSample(its), fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}, Rough: true})
+	rough, err := fit.Study(context.Background(), fit.ItemSample(its), nil, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}, Rough: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := names(plot.HazardOf(rough)); len(got) < 2 || got[len(got)-1] != "asks (fitted)" || got[0] == "hazard h(t)" {
 		t.Errorf("fit plot without density: series %q", got)
 	}
-	fr, _, err := fit.StudyFrontier(context.Background(), fit.ItemSample(its), nil, fit.StudyOptions{}, []float64{2, 4, 8})
+	fr, _, err := fit.StudyFrontier(context.Background(), fit.ItemSample(its), nil, nil, fit.StudyOptions{}, []float64{2, 4, 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/spf13/pflag"
 )
 
@@ -56,18 +56,20 @@ func TestReadFlagsSenators(t *testing.T) {
 	var stderr bytes.Buffer
 	e := &env{stdout: &bytes.Buffer{}, stderr: &stderr}
 	var final int
-	st, err := rf.each(e, []string{"../../estimate/logs/testdata/read/canadian_senators.csv"}, func(it estimate.Item) {
-		if it.Status.Final() {
-			final++
-		}
-	})
+	in, err := rf.read(e, []string{"../../estimate/logs/testdata/read/canadian_senators.csv"}, "test", source.Options{Needs: source.Needs{Always: "the test"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, it := range in.FitOn.Items {
+		if it.Status.Final() {
+			final++
+		}
+	}
+	st := in.Stats
 	if final != 834 || st.Pending != 99 || stderr.Len() != 0 {
 		t.Errorf("final %d, stats %+v, stderr %q", final, st, stderr.String())
 	}
-	_, err = parseReadFlags(t).each(e, []string{"../../estimate/logs/testdata/read/canadian_senators.csv"}, func(estimate.Item) {})
+	_, err = parseReadFlags(t).read(e, []string{"../../estimate/logs/testdata/read/canadian_senators.csv"}, "test", source.Options{Needs: source.Needs{Always: "the test"}})
 	if err == nil || !strings.Contains(err.Error(), "read ../../estimate/logs/testdata/read/canadian_senators.csv: missing columns") {
 		t.Errorf("error %v", err)
 	}

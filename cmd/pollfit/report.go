@@ -127,7 +127,7 @@ func reportFrontier(ctx context.Context, rep *fitReport, progress func(string)) 
 	opt := rep.opt
 	opt.Progress = progress
 	budgets := fit.FrontierBudgets(fit.DefaultFrontierFrom, fit.DefaultFrontierTo, fit.DefaultFrontierSteps)
-	pts, _, err := fit.StudyFrontier(ctx, rep.sample, nil, opt, budgets)
+	pts, _, err := fit.StudyFrontier(ctx, rep.sample, rep.heldOut, nil, opt, budgets)
 	if err != nil {
 		return nil, fmt.Errorf("report: frontier: %w", err)
 	}

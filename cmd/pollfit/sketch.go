@@ -3,11 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/pollfit/pollfit/estimate"
-	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/spf13/pflag"
 )
 
@@ -99,22 +97,7 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if *sample < 0 || *sample > estimate.MaxSample {
 			return usagef("sketch: --sample %d: want 0 to %d rows", *sample, estimate.MaxSample)
 		}
-		s, ok, err := rf.intervalSketchOf(e, args, *by, *holdout, *seed)
-		switch {
-		case ok:
-		case isSketchFile(args[0]):
-			s, err = mergeSketchFiles(args, *by)
-			if err == nil {
-				err = rf.dropped(e, s, strings.Join(args, ", "))
-			}
-			if err == nil && (fs.Changed("holdout") || fs.Changed("seed")) && (s.Holdout != *holdout || s.Seed != *seed) {
-				err = fmt.Errorf("sketch: the sketches split %g (seed %d), not --holdout %g --seed %d: sketches merge only with the same --holdout and --seed", s.Holdout, s.Seed, *holdout, *seed)
-			}
-		case *by != "":
-			s, err = rf.segmentedSketch(e, args, *by, *holdout, *seed, *sample)
-		default:
-			s, err = rf.sketchOf(e, args, *holdout, *seed, *sample)
-		}
+		s, err := rf.sketchOf(e, args, *by, *holdout, *seed, *sample, fs.Changed("holdout") || fs.Changed("seed"))
 		if err != nil {
 			return err
 		}
@@ -122,123 +105,27 @@ func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// mergeSketchFiles reads and merges sketch files, keeping their
-// segments: all must be segmented by the same column, by when given.
-func mergeSketchFiles(args []string, by string) (*estimate.Sketch, error) {
-	if by != "" {
-		return readSketchesBy(args, by, "sketch")
+// sketchOf is the sketch of args: interval-censored input's, or through
+// source.Read sketch files merged (of the split given, with splitGiven)
+// or raw logs sketched.
+func (r *readFlags) sketchOf(e *env, args []string, by string, holdout float64, seed uint64, sample int, splitGiven bool) (*estimate.Sketch, error) {
+	if s, ok, err := r.intervalSketchOf(e, args, by, holdout, seed); ok {
+		return s, err
 	}
-	return mergeSketches(args, nil)
-}
-
-// mergeSketches reads the sketch files at args and merges them, after
-// check (when not nil) has vetted, or amended, each one.
-func mergeSketches(args []string, check func(name string, s *estimate.Sketch) error) (*estimate.Sketch, error) {
-	var all *estimate.Sketch
-	for _, name := range args {
-		s, ok, err := readSketch(name)
-		if err == nil && !ok {
-			err = fmt.Errorf("read %s: not a sketch, while %s is: give sketches or logs, not both", name, args[0])
-		}
-		if err == nil && check != nil {
-			err = check(name, s)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if all == nil {
-			all = s
-		} else if err := all.Merge(s); err != nil {
-			return nil, fmt.Errorf("read %s: %v", name, err)
-		}
-	}
-	return all, nil
-}
-
-// segmentedSketch reads raw logs into a sketch per value of column by,
-// with item samples of k rows a part (of all values together).
-func (r *readFlags) segmentedSketch(e *env, args []string, by string, holdout float64, seed uint64, k int) (*estimate.Sketch, error) {
-	s, err := estimate.NewSegmentedSketch(by, holdout, seed)
+	so := source.Options{Holdout: holdout, Seed: seed, Sketch: true, SampleRows: sample}
+	so.Log.By = by
+	in, err := r.read(e, args, "sketch", so)
 	if err != nil {
-		return nil, usagef("sketch: %v", err)
+		return nil, err
 	}
-	s.Sample = k
-	var full error
-	_, err = r.eachBy(e, args, by, "sketch", func(it estimate.Item, w float64, _ int, v string) {
-		if full == nil {
-			full = s.AddBy(v, it, w)
-		}
-	})
-	if err == nil && full != nil {
-		err = fmt.Errorf("sketch: --by %s: %v", by, strings.TrimPrefix(full.Error(), "sketch: "))
+	if !in.FromLog && splitGiven && (in.Sketch.Holdout != holdout || in.Sketch.Seed != seed) {
+		return nil, fmt.Errorf("sketch: the sketches split %g (seed %d), not --holdout %g --seed %d: sketches merge only with the same --holdout and --seed", in.Sketch.Holdout, in.Sketch.Seed, holdout, seed)
 	}
-	return s, err
-}
-
-// readSketches reads and merges the sketches named by args, a segmented
-// one as the sum of its segments; ok is false when the first input is
-// not a sketch (then it is a log).
-func readSketches(args []string) (*estimate.Sketch, bool, error) {
-	if len(args) == 0 || !isSketchFile(args[0]) {
-		return nil, false, nil
-	}
-	s, err := mergeSketches(args, func(_ string, s *estimate.Sketch) error {
-		s.DropSegments()
-		return nil
-	})
-	return s, err == nil, err
-}
-
-// isSketchFile reports whether name is a sketch file, from its first
-// bytes, or for Parquet its metadata (a folder, a glob or "-" is not:
-// the log readers take those). A Parquet file named *.sketch.parquet
-// whose footer cannot be read counts as a (damaged) sketch, so that
-// reading it says so.
-func isSketchFile(name string) bool {
-	f, err := os.Open(name)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 256) // a SQL export's header, quoted, after a byte-order mark
-	n, _ := io.ReadFull(f, head)
-	if isParquet(head[:n]) {
-		return logs.IsParquetSketch(name) || strings.HasSuffix(strings.ToLower(name), ".sketch.parquet")
-	}
-	return estimate.IsSketch(head[:n])
-}
-
-func isParquet(head []byte) bool { return len(head) >= 4 && string(head[:4]) == "PAR1" }
-
-// readSketch reads name if it is a sketch file, CSV or Parquet.
-func readSketch(name string) (*estimate.Sketch, bool, error) {
-	if !isSketchFile(name) {
-		return nil, false, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %v", name, err)
-	}
-	defer f.Close()
-	head := make([]byte, 4)
-	n, _ := io.ReadFull(f, head)
-	var s *estimate.Sketch
-	if isParquet(head[:n]) {
-		s, err = logs.ReadParquetSketch(name)
-	} else if _, err = f.Seek(0, io.SeekStart); err == nil {
-		s, err = estimate.ReadSketch(f, name)
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("read %v", err)
-	}
-	return s, true, nil
+	return in.Sketch, nil
 }
 
 // writeSketchFile writes s to w as the output file name asks: Parquet
 // for a name ending in .parquet, else CSV.
 func writeSketchFile(w io.Writer, name string, s *estimate.Sketch) error {
-	if strings.HasSuffix(strings.ToLower(name), ".parquet") {
-		return logs.WriteParquetSketch(w, s)
-	}
-	return estimate.WriteSketch(w, s)
+	return source.WriteSketch(w, name, s)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"math"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/source"
 )
 
 // segmentedLog writes pollfit gen --model segmented's log of n rows.
@@ -90,11 +92,14 @@ func sameRows(t *testing.T, a, b *estimate.Sketch) {
 
 func readSketchFile(t *testing.T, name string) *estimate.Sketch {
 	t.Helper()
-	s, ok, err := readSketch(name)
-	if err != nil || !ok {
-		t.Fatalf("read %s: %v (a sketch: %v)", name, err, ok)
+	in, err := source.Read(context.Background(), []string{name}, source.Options{Sketch: true})
+	if err != nil {
+		t.Fatalf("read %s: %v", name, err)
 	}
-	return s
+	if in.FromLog {
+		t.Fatalf("read %s: not a sketch", name)
+	}
+	return in.Sketch
 }
 
 // sketch --by writes, for each value, the sketch 'pollfit sketch' makes

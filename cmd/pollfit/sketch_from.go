@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/source"
 )
 
 // The defaults of sketch --from's --connect-timeout and --query-timeout.
@@ -65,6 +66,23 @@ func (r *readFlags) sketchFromServer(e *env, f fromFlags, by string, holdout flo
 		return nil, errors.New(scrub(err.Error(), f.dsn))
 	}
 	return s, r.dropped(e, s, redact(f.dsn))
+}
+
+// dropped applies the log readers' rule for bad rows to the rows the
+// query left out of sketch s (source.Dropped): an error, or with
+// --skip-bad a warning, printed unless --quiet, that counts them.
+func (r *readFlags) dropped(e *env, s *estimate.Sketch, name string) error {
+	warn, err := source.Dropped(s, name, r.skipBad)
+	var d *source.DroppedError
+	if errors.As(err, &d) {
+		return droppedError(d)
+	}
+	if !r.quiet {
+		for _, w := range warn {
+			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
+		}
+	}
+	return nil
 }
 
 // sketchFrom runs the PostgreSQL sketch query q on the server at f.dsn:

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
-	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/estimate/source"
 )
 
 // The sketch of interval-censored input, and fitting from it: a
@@ -16,7 +17,7 @@ import (
 
 // intervalSketchOf sketches args when they are interval-censored (ok).
 func (r *readFlags) intervalSketchOf(e *env, args []string, by string, holdout float64, seed uint64) (*estimate.Sketch, bool, error) {
-	if r.iv == nil || len(args) == 0 || isSketchFile(args[0]) { // sketches merge as they are
+	if r.iv == nil || len(args) == 0 || source.IsSketch(args[0]) { // sketches merge as they are
 		return nil, false, nil
 	}
 	opt, err := r.options()
@@ -74,30 +75,6 @@ func (r *readFlags) warnIntervals(e *env, notes []string) {
 	}
 }
 
-// intervalPartSample is part p of a sketch with intervals as a sample:
-// every item of the part, its intervals spread by the fitting part's
-// SpreadDensity (the whole sketch's when the fitting part has no
-// answer).
-func intervalPartSample(s *estimate.Sketch, p *estimate.SketchPart) (fit.Sample, error) {
-	set, err := p.IntervalSet()
-	if err != nil {
-		return fit.Sample{}, err
-	}
-	basis, err := s.Fit.IntervalSet()
-	if err != nil {
-		return fit.Sample{}, err
-	}
-	if f, _ := basis.Weights(); f == 0 {
-		var all estimate.SketchPart
-		all.Merge(&s.Fit)
-		all.Merge(&s.HeldOut)
-		if basis, err = all.IntervalSet(); err != nil {
-			return fit.Sample{}, err
-		}
-	}
-	return spread(set, basis)
-}
-
 // sketchIntervalsText describes a sketch with intervals for the
 // report's header ("" for any other sketch).
 func sketchIntervalsText(s *estimate.Sketch, args []string) string {
@@ -109,10 +86,7 @@ func sketchIntervalsText(s *estimate.Sketch, args []string) string {
 
 // sketchExpected is expectedText of a sketch's items.
 func sketchExpected(s *estimate.Sketch) string {
-	var all estimate.SketchPart
-	all.Merge(&s.Fit)
-	all.Merge(&s.HeldOut)
-	set, err := all.IntervalSet()
+	set, err := source.SketchIntervals(s)
 	if err != nil {
 		return ""
 	}
@@ -122,14 +96,11 @@ func sketchExpected(s *estimate.Sketch) string {
 // readIntervalSketch reads sketches with intervals into set, both
 // parts.
 func readIntervalSketch(args []string, set *estimate.IntervalSet, sum *intervalSummary) error {
-	s, _, err := readSketches(args)
+	s, err := readSketchArgs(args)
 	if err != nil {
 		return err
 	}
-	var all estimate.SketchPart
-	all.Merge(&s.Fit)
-	all.Merge(&s.HeldOut)
-	whole, err := all.IntervalSet()
+	whole, err := source.SketchIntervals(s)
 	if err != nil {
 		return err
 	}
@@ -140,4 +111,14 @@ func readIntervalSketch(args []string, set *estimate.IntervalSet, sum *intervalS
 	}
 	sum.Input = "sketch " + strings.Join(args, ", ") + " (with an interval part)"
 	return nil
+}
+
+// readSketchArgs reads and merges the sketch files at args as they are,
+// groups kept (source.Read with Options.Sketch).
+func readSketchArgs(args []string) (*estimate.Sketch, error) {
+	in, err := source.Read(context.Background(), args, source.Options{Sketch: true})
+	if err != nil {
+		return nil, err
+	}
+	return in.Sketch, nil
 }

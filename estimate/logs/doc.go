@@ -1,5 +1,7 @@
 // Package logs reads settle-time logs into estimate.Items, one streaming
-// pass, and writes logs for tests and generators.
+// pass, and writes logs for tests and generators. To read a log, a
+// histogram or a sketch into samples ready to fit, use package
+// estimate/source (source.Read), which calls these readers.
 //
 // # Formats
 //

@@ -166,9 +166,9 @@ func study(t *testing.T, s *estimate.Sketch) string {
 	var fitOn, heldOut fit.Sample
 	fitOn.Items, fitOn.Weights = s.Fit.Bins()
 	heldOut.Items, heldOut.Weights = s.HeldOut.Bins()
-	opt := fit.StudyOptions{Holdout: s.Holdout, Seed: s.Seed, HeldOut: &heldOut}
+	var opt fit.StudyOptions
 	opt.Budget.RequestsPerItem = 8
-	res, err := fit.Study(context.Background(), fitOn, opt)
+	res, err := fit.Study(context.Background(), fitOn, &fit.HeldOut{Sample: heldOut, Holdout: s.Holdout, Seed: s.Seed}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

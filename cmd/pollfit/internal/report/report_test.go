@@ -190,11 +190,11 @@ func items(m loggen.Model, n int, seed uint64) []estimate.Item {
 // build runs the study and its frontier on items and builds the report.
 func build(t *testing.T, its []estimate.Item, so fit.StudyOptions, opt Options) (*Report, error) {
 	t.Helper()
-	st, err := fit.Study(context.Background(), fit.ItemSample(its), so)
+	st, err := fit.Study(context.Background(), fit.ItemSample(its), nil, so)
 	if err != nil {
 		return nil, err
 	}
-	front, _, err := fit.StudyFrontier(context.Background(), fit.ItemSample(its), nil, so, []float64{3, 6, 12})
+	front, _, err := fit.StudyFrontier(context.Background(), fit.ItemSample(its), nil, nil, so, []float64{3, 6, 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func BenchmarkReport(b *testing.B) {
 	for range b.N {
 		so := fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 10}},
 			Baselines: []fit.Baseline{{Name: "now", Schedule: base}}, Holdout: 0.3, Seed: 1}
-		st, err := fit.Study(context.Background(), fit.ItemSample(its), so)
+		st, err := fit.Study(context.Background(), fit.ItemSample(its), nil, so)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -410,7 +410,7 @@ func TestReportHistogram(t *testing.T) {
 		smp.Items = append(smp.Items, estimate.Item{Age: k[0], Status: s})
 		smp.Weights = append(smp.Weights, n)
 	}
-	st, err := fit.Study(context.Background(), smp, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1})
+	st, err := fit.Study(context.Background(), smp, nil, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

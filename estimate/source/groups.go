@@ -1,0 +1,208 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/pollfit/pollfit/estimate"
+	"github.com/pollfit/pollfit/estimate/logs"
+	"github.com/pollfit/pollfit/fit"
+)
+
+// readGroups is Read with a group column (Options.Log.By): one sample
+// per value in the order the values first came. A raw log is read in one
+// pass into a sketch per value, whose bins are the groups' samples,
+// unless the caller needs the items (Needs.Always), the pass finds it
+// needs the item sample, the column has more values than a sketch with
+// groups keeps, or the log cannot be read twice (standard input): then
+// each group is its items. A sketch file's groups are their bins, both
+// parts together. Either way a group's sample is its items for
+// fit.StudySegments to split, so a log and its sketch fit alike.
+func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error) {
+	in := &Input{}
+	switch {
+	case opt.StreamBy != nil:
+		err := in.eachBy(ctx, paths, opt, opt.StreamBy)
+		return in, err
+	case opt.Sketch && sketchInput(paths):
+		sk, warn, err := readSketches(paths, opt, true)
+		if err != nil {
+			return nil, err
+		}
+		return &Input{Stats: sketchStats(sk, paths), Sketch: sk, Warnings: warn}, nil
+	case opt.Sketch:
+		return groupSketch(ctx, paths, opt)
+	}
+	n := opt.Needs
+	if n.Always == "" && !slices.Contains(paths, "-") && len(paths) > 0 && !sketchInput(paths) {
+		p, ok, err := in.groupPass(ctx, paths, opt, n.Batches)
+		if err != nil {
+			return in, err
+		}
+		if ok && n.needsItems(p) == "" {
+			in.Groups, in.Sketch, in.FromLog = sketchGroups(p.sk), p.sk, true
+			in.All = joinGroups(in.Groups)
+			return in, nil
+		}
+	}
+	if n.Always == "" && sketchInput(paths) {
+		if note, err := groupSketchNote(paths, opt); err == nil && note != "" {
+			in.Notes = append(in.Notes, note)
+		}
+	}
+	var groups []*sampleGroup
+	err := in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, g int, v string) {
+		if g == len(groups) {
+			groups = append(groups, &sampleGroup{value: v})
+		}
+		groups[g].add(it, w)
+	})
+	for _, g := range groups {
+		in.Groups = append(in.Groups, fit.Segment{Value: g.value, Sample: g.Sample})
+	}
+	in.All = joinGroups(in.Groups)
+	return in, err
+}
+
+// joinGroups is the groups' items together, weighted when any is.
+func joinGroups(groups []fit.Segment) fit.Sample {
+	smps := make([]fit.Sample, len(groups))
+	for i, g := range groups {
+		smps[i] = g.Sample
+	}
+	return joinSamples(smps...)
+}
+
+// sampleGroup is one value's items, weighted from the first weight
+// other than 1 on.
+type sampleGroup struct {
+	value string
+	fit.Sample
+}
+
+func (g *sampleGroup) add(it estimate.Item, w float64) {
+	g.Items = append(g.Items, it)
+	if w != 1 || g.Weights != nil {
+		if g.Weights == nil {
+			g.Weights = slices.Repeat([]float64{1}, len(g.Items)-1)
+		}
+		g.Weights = append(g.Weights, w)
+	}
+}
+
+// groupSketchNote says which shapes opt.Needs looks for that a sketch
+// with groups cannot serve: its values keep no item sample, so no
+// signals or creation times. Those its item sample of all values shows
+// absent are absent in every value; "" when that covers all.
+func groupSketchNote(paths []string, opt Options) (string, error) {
+	opt.Log.SkipBad = true // the read that follows applies the rule
+	sk, _, err := readSketches(paths, opt, true)
+	if err != nil {
+		return "", err
+	}
+	n := opt.Needs
+	if sk.HasSample() {
+		n.Signals = n.Signals && (partSample(sk, &sk.Fit, true).HasSignals() || partSample(sk, &sk.HeldOut, true).HasSignals())
+		n.Batches = n.Batches && sk.SamplePeriodicity(estimate.PeriodOptions{}) != nil
+	}
+	why := names(paths) + " is a segmented sketch, whose values keep no item sample"
+	return n.unsought(why, "fit the log itself to look for them in each value"), nil
+}
+
+// groupPass reads raw logs into a sketch per value of opt's split in one
+// pass, probing the whole log for a batch period when probe; ok is
+// false when the column has more values than such a sketch keeps (the
+// caller then reads the items).
+func (in *Input) groupPass(ctx context.Context, paths []string, opt Options, probe bool) (*pass, bool, error) {
+	sk, err := estimate.NewSegmentedSketch(opt.Log.By, opt.Holdout, opt.Seed)
+	if err != nil {
+		return &pass{}, false, err
+	}
+	p := &pass{sk: sk}
+	var acc *estimate.Accumulator
+	if probe {
+		acc = &estimate.Accumulator{}
+	}
+	var full error
+	err = in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, _ int, v string) {
+		if full == nil {
+			full = sk.AddBy(v, it, w)
+		}
+		if acc != nil {
+			acc.AddPhase(it, w) // all Periodicity reads
+		}
+		p.signals = p.signals || it.HasSignal()
+	})
+	p.stats = in.Stats
+	if err != nil || full != nil {
+		return p, false, err
+	}
+	if probe {
+		p.period = estimate.Periodicity(acc, estimate.PeriodOptions{})
+	}
+	return p, true, nil
+}
+
+// groupSketch reads raw logs into a sketch per value of opt.Log.By, with
+// item samples of SampleRows rows a part (of all values together).
+func groupSketch(ctx context.Context, paths []string, opt Options) (*Input, error) {
+	s, err := estimate.NewSegmentedSketch(opt.Log.By, opt.Holdout, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	s.Sample = opt.SampleRows
+	in := &Input{Sketch: s, FromLog: true}
+	var full error
+	err = in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, _ int, v string) {
+		if full == nil {
+			full = s.AddBy(v, it, w)
+		}
+	})
+	if err == nil && full != nil {
+		err = &GroupsError{Column: opt.Log.By, Err: full}
+	}
+	return in, err
+}
+
+// sketchGroups are a sketch's groups as samples: each value's bins, both
+// parts together.
+func sketchGroups(s *estimate.Sketch) []fit.Segment {
+	var groups []fit.Segment
+	for _, g := range s.Segments {
+		whole := g.Fit
+		whole.Merge(&g.HeldOut)
+		var smp fit.Sample
+		smp.Items, smp.Weights = whole.Bins()
+		groups = append(groups, fit.Segment{Value: g.Value, Sample: smp})
+	}
+	return groups
+}
+
+// eachBy streams the logs at paths to fn with each item's weight, its
+// value of the group column and the value's index (logs.EachBy); sketch
+// files split by the same column give each value's bins, both parts
+// together. It sets in.Stats and adds the read's warnings.
+func (in *Input) eachBy(ctx context.Context, paths []string, opt Options, fn func(it estimate.Item, w float64, g int, v string)) error {
+	if sketchInput(paths) {
+		sk, warn, err := readSketches(paths, opt, true)
+		if err != nil {
+			return err
+		}
+		in.Warnings = append(in.Warnings, warn...)
+		for i, s := range sketchGroups(sk) {
+			for j, it := range s.Sample.Items {
+				fn(it, s.Sample.Weights[j], i, s.Value)
+			}
+		}
+		in.Stats = sketchStats(sk, paths)
+		return nil
+	}
+	st, err := logs.EachByContext(ctx, paths, opt.Log, fn)
+	in.Stats = st
+	if err != nil {
+		return fmt.Errorf("read %w", err)
+	}
+	in.Warnings = append(in.Warnings, st.Warnings...)
+	return nil
+}
