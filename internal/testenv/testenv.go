@@ -1,7 +1,7 @@
 // Package testenv says which of pollfit's tests run where.
 //
 // The README's test command, go test ./..., runs every package's tests
-// (about nine minutes on a 2-core machine today; the goal is two). The
+// (about five minutes on a 2-core machine today; the goal is two). The
 // long statistical tests
 // (bootstrap coverage, brute force over many logs, large mixes, generated
 // code compiled by outside toolchains) also run when POLLFIT_LONG_TESTS
