@@ -1,7 +1,6 @@
 package grpcrun
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -11,9 +10,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/pollfit/pollfit/export"
-	"github.com/pollfit/pollfit/fit/backoff"
 )
 
 // grpcJSInstall is where .ci/run installs grpc-node from npm: today's,
@@ -121,15 +117,7 @@ func TestGRPCNodeWaits(t *testing.T) {
 // attempts ÷ the cap.
 func nodeGaps(t *testing.T, node, modules, spec, client string, calls int) []float64 {
 	t.Helper()
-	st, err := backoff.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := st.(backoff.Backoff)
-	var cfg bytes.Buffer
-	if err := export.GRPC(&cfg, b, export.GRPCOptions{Service: method, Client: client}); err != nil {
-		t.Fatal(err)
-	}
+	cfg, b := configFor(t, spec, client)
 	dir := t.TempDir()
 	for name, src := range map[string]string{"health.proto": healthProto, "client.js": nodeClient} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
@@ -137,7 +125,7 @@ func nodeGaps(t *testing.T, node, modules, spec, client string, calls int) []flo
 		}
 	}
 	u, addr := serve(t)
-	out, err := exec.Command(node, filepath.Join(dir, "client.js"), modules, addr, strconv.Itoa(calls), cfg.String()).CombinedOutput()
+	out, err := exec.Command(node, filepath.Join(dir, "client.js"), modules, addr, strconv.Itoa(calls), cfg).CombinedOutput()
 	if err != nil {
 		t.Fatalf("node client: %v\n%s", err, out)
 	}

@@ -27,13 +27,20 @@ const method = "grpc.health.v1.Health/Check"
 // config is the service config pollfit writes for spec, for grpc-go.
 func config(t *testing.T, spec string) (string, backoff.Backoff) {
 	t.Helper()
+	return configFor(t, spec, "")
+}
+
+// configFor is the service config pollfit writes for spec, for the gRPC
+// client named client (backoff.GRPCClients; "" for grpc-go).
+func configFor(t *testing.T, spec, client string) (string, backoff.Backoff) {
+	t.Helper()
 	st, err := backoff.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := st.(backoff.Backoff)
 	var buf bytes.Buffer
-	if err := export.GRPC(&buf, b, export.GRPCOptions{Service: method}); err != nil {
+	if err := export.GRPC(&buf, b, export.GRPCOptions{Service: method, Client: client}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String(), b
