@@ -33,16 +33,9 @@ type intervalRead struct {
 // readIntervals reads args when they are interval-censored (ok), into
 // a set.
 func (r *readFlags) readIntervals(args []string) (rd *intervalRead, ok bool, err error) {
-	if r.iv == nil || len(args) == 0 || source.IsSketch(args[0]) {
-		return nil, false, nil
-	}
-	opt, err := r.options()
-	if err != nil {
-		return nil, true, err
-	}
-	kind := r.iv.intervalInput(args, opt)
-	if kind == "" {
-		return nil, false, nil
+	kind, opt, err := r.intervalKind(args)
+	if kind == "" || err != nil {
+		return nil, err != nil, err
 	}
 	rd = &intervalRead{}
 	if kind == "metric" {
@@ -61,6 +54,20 @@ func (r *readFlags) readIntervals(args []string) (rd *intervalRead, ok bool, err
 	rd.stats.Items = rd.stats.Final + rd.stats.Pending
 	rd.source = fmt.Sprintf("%s (%s)", rd.sum.Input, expectedText(&rd.set))
 	return rd, true, nil
+}
+
+// intervalKind is the kind of interval-censored input args are ("metric"
+// or "poller", see intervalInput) with the read options, or "" for
+// any other input; sketches are never read as intervals (they merge as
+// they are).
+func (r *readFlags) intervalKind(args []string) (kind string, opt logs.Options, err error) {
+	if r.iv == nil || len(args) == 0 || source.IsSketch(args[0]) {
+		return "", opt, nil
+	}
+	if opt, err = r.options(); err != nil {
+		return "", opt, err
+	}
+	return r.iv.intervalInput(args, opt), opt, nil
 }
 
 // expectedText says which figures are expected on set: those of the

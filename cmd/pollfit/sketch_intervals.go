@@ -17,16 +17,9 @@ import (
 
 // intervalSketchOf sketches args when they are interval-censored (ok).
 func (r *readFlags) intervalSketchOf(e *env, args []string, by string, holdout float64, seed uint64) (*estimate.Sketch, bool, error) {
-	if r.iv == nil || len(args) == 0 || source.IsSketch(args[0]) { // sketches merge as they are
-		return nil, false, nil
-	}
-	opt, err := r.options()
-	if err != nil {
-		return nil, true, err
-	}
-	kind := r.iv.intervalInput(args, opt)
-	if kind == "" {
-		return nil, false, nil
+	kind, opt, err := r.intervalKind(args)
+	if kind == "" || err != nil {
+		return nil, err != nil, err
 	}
 	if by != "" {
 		return nil, true, usagef("sketch: --by does not take a poller log or a metric yet: sketch it without --by")
