@@ -95,6 +95,13 @@
 //	func (b *BackOff) Next() (wait time.Duration, stop bool)
 //	func (b *BackOff) Signal() (askNow bool)
 //
+// and, exploring (see Exploring), Explore and ExploreSeed fields and
+//
+//	func (s Schedule) BackOffFor(item string) *BackOff
+//	func (b *BackOff) LastPending() (age time.Duration, ok bool)
+//	func (b *BackOff) Answered() (age time.Duration, ok bool)
+//	func (b *BackOff) LogRow(status string) string
+//
 // Next(age) is the wait after an ask at age until the first ask
 // strictly after it; Asks lists the asks up to a horizon. Both leave
 // out the wall-clock aligned asks, which depend on when the item was
@@ -223,6 +230,68 @@
 // tenacity's clock. A schedule per segment adds BY, SEGMENTS (a dict
 // from each value to its Schedule) and schedule_for(value), the
 // fallback SCHEDULE for a value not fitted.
+//
+// # Exploring
+//
+// With one fixed schedule a poller's log shows the settle-time
+// distribution only at that schedule's ask ages: every answer is known
+// to lie between two of them, and no fit can tell where. Explore (pollfit
+// export --explore F --explore-seed N) makes the Go, JS, TS and Kotlin
+// pollers move each item's asks so that, over many items, the next log
+// sees between them. The shift is defined exactly, the same in every
+// language:
+//
+//   - The asks of the schedule, a_0 < a_1 < ... (age-based, in the
+//     language's unit: Go nanoseconds, JS and TS microseconds, Kotlin
+//     its unit), are made at a_i − ⌊u_i·F·(a_i − a_{i−1})⌋, for each i
+//     after the first (a_0) and before the schedule's last; the first
+//     and the last are made at their own ages.
+//   - u_i = h/2^32 for h = fmix32(fmix32(fmix32(N ^ k) ^ lo) ^ hi): k is
+//     the 32-bit FNV-1a hash of the item's key taken as UTF-16 code units
+//     (each xored in whole, then multiplied by 16777619, from 2166136261),
+//     lo and hi the low and high 32 bits of a_i in whole microseconds,
+//     fmix32 MurmurHash3's finaliser and F in [0, 1].
+//
+// Moving asks only earlier, within the gap before them, keeps them in
+// order (an ask stays after its predecessor's own age, hence after the
+// predecessor moved) and never past the give-up age, the schedule's last
+// ask, which stays where it is; a symmetric shift would need to bound
+// each by the smaller of the gaps around it, and a delay would push the
+// last ask past the give-up age or leave it out. Over the items, the moved
+// ask a_i sweeps (a_i − F·gap, a_i], so with F = 1 the log sees every age
+// in every gap but the last. The Aligned asks and the ask at a signal are
+// not moved. The shifts are a pure function of the seed, the key and the
+// schedule: the same item keyed by its id gets the same asks on any
+// client, a retry or a restart (and pollfit or an auditor can work them
+// out), while a fleet's items, keyed differently, are spread over the
+// gaps independently. A BackOff made without a key is seeded at random
+// (Go: by the time of the call) and cannot be made again. The cost, in
+// lag and requests, is what pollfit fit --explore F prints
+// (fit.Explored, its expectation over the u_i in closed form).
+//
+// An exploring BackOff also closes the loop: LastPending() is the age
+// of the last ask that saw the item pending (the ask before the latest
+// NextBackOff; none when the first ask saw it final), Answered() the age
+// of the ask that saw it final (the last planned; none once NextBackOff
+// returned -1), and LogRow(status) the item's row of the poller log with
+// one row per item, which pollfit reads back (estimate/logs.EachPoller;
+// ExploreLogHeader is its header):
+//
+//	created_at,last_pending_at,first_final_at,status
+//	2026-03-01T09:00:00Z,2026-03-01T09:00:02.71Z,2026-03-01T09:00:04.93Z,settled
+//
+// In Go the one line to write, after the item's last ask, is
+//
+//	fmt.Fprintln(pollerLog, b.LogRow(status)) // b := poll.Poll.BackOffFor(paymentID)
+//
+// (JS and TS: b.logRow(status) of BackOff.forItem(id), with
+// lastPending() and answered() in ms or null; Kotlin: b.logRow(status) of
+// Poll.BackOff(id), with lastPending() and answered(), Long?, in its
+// unit, the times as decimal seconds since the epoch). The ages are the
+// asks' planned ones, which a caller that sleeps Wait before each ask
+// keeps to; created_at is the time of Reset, so reset the BackOff when
+// the item is created. Python and the per-segment files (WriteSegments)
+// do not explore.
 //
 // # Asks
 //

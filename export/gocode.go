@@ -35,12 +35,19 @@ type GoOptions struct {
 	Args []string
 	// Meta, when not nil, is shown in the variable's doc comment.
 	Meta *Meta
+	// Explore, when on, makes the BackOff explore and log (see Explore
+	// and the package documentation). With VarOnly the package's types
+	// must come from a file generated exploring.
+	Explore Explore
 }
 
 //go:embed gocode.tmpl
 var goTemplateText string
 
-var goTemplate = template.Must(template.New("go").Parse(goTemplateText))
+//go:embed gocode_explore.tmpl
+var goExploreText string
+
+var goTemplate = template.Must(template.Must(template.New("go").Parse(goTemplateText)).Parse(goExploreText))
 
 // goData is what gocode.tmpl fills in.
 type goData struct {
@@ -52,6 +59,10 @@ type goData struct {
 	// make the file a schedule per segment (goSegments).
 	Segs                    []goSeg
 	SegType, By, ByLit, Lit string
+	// Explore is the explore fraction as a literal ("" when off), with
+	// ExploreSeed and ExploreHeader (the log's header).
+	Explore, ExploreHeader string
+	ExploreSeed            uint32
 }
 
 // Go writes s as one self-contained Go source file that imports only
@@ -94,6 +105,12 @@ func goDataFor(c *schedule.Schedule, opt GoOptions) (*goData, error) {
 		Notes:   opt.Meta.lines(),
 		Reset:   c.ResetOnSignal,
 		VarOnly: opt.VarOnly,
+	}
+	if err := opt.Explore.Check(); err != nil {
+		return nil, err
+	}
+	if opt.Explore.On() {
+		d.Explore, d.ExploreSeed, d.ExploreHeader = opt.Explore.literal(), opt.Explore.Seed, ExploreLogHeader
 	}
 	prefix := d.Type
 	if prefix == "Schedule" {

@@ -19,17 +19,22 @@ type JSOptions struct {
 	Args []string
 	// Meta, when not nil, is shown in the header comment.
 	Meta *Meta
+	// Explore, when on, makes the BackOff explore and log (see Explore).
+	Explore Explore
 }
 
 //go:embed js.tmpl
 var jsTemplateText string
 
-var jsTemplate = template.Must(template.New("js").Parse(jsTemplateText))
+//go:embed js_explore.tmpl
+var jsExploreText string
+
+var jsTemplate = template.Must(template.Must(template.New("js").Parse(jsTemplateText)).Parse(jsExploreText))
 
 //go:embed ts.tmpl
 var tsTemplateText string
 
-var tsTemplate = template.Must(template.New("ts").Parse(tsTemplateText))
+var tsTemplate = template.Must(template.Must(template.New("ts").Parse(tsTemplateText)).Parse(jsExploreText))
 
 // TS writes s as a TypeScript module without dependencies, clean under
 // tsc with @tsconfig/strictest: the API of JS (next, nextFrom, asks, asksFrom, end,
@@ -76,6 +81,12 @@ func writeJS(w io.Writer, t *template.Template, s *schedule.Schedule, opt JSOpti
 		DSL:    commentLine(schedule.Format(c)),
 		Notes:  opt.Meta.lines(),
 		Reset:  c.ResetOnSignal,
+	}
+	if err := opt.Explore.Check(); err != nil {
+		return err
+	}
+	if opt.Explore.On() {
+		d.Explore, d.ExploreSeed, d.ExploreHeader = opt.Explore.literal(), opt.Explore.Seed, ExploreLogHeader
 	}
 	d.Clauses, d.Aligned = jsClauses(c)
 	var b strings.Builder

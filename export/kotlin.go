@@ -26,6 +26,8 @@ type KotlinOptions struct {
 	Args []string
 	// Meta, when not nil, is shown in the header comment.
 	Meta *Meta
+	// Explore, when on, makes the BackOff explore and log (see Explore).
+	Explore Explore
 }
 
 //go:embed kotlin.tmpl
@@ -98,6 +100,12 @@ func kotlinFile(w io.Writer, c *schedule.Schedule, opt KotlinOptions, u kotlinUn
 	}, kotlinUnit: u}
 	if err := checkKotlinNames(d.Package, d.Var); err != nil {
 		return err
+	}
+	if err := opt.Explore.Check(); err != nil {
+		return err
+	}
+	if opt.Explore.On() {
+		d.Explore, d.ExploreSeed, d.ExploreHeader = opt.Explore.literal(), opt.Explore.Seed, ExploreLogHeader
 	}
 	args := opt.Args
 	if len(args) == 0 {

@@ -62,6 +62,9 @@ func WriteSegments(w io.Writer, format string, s Segments, meta *Meta, goOpt GoO
 	if err := s.check(); err != nil {
 		return err
 	}
+	if goOpt.Explore.On() {
+		return fmt.Errorf("export: exploring is written for one schedule, not a schedule per segment: export each segment's schedule with its own --explore")
+	}
 	switch strings.ToLower(format) {
 	case "dsl":
 		return segmentsDSL(w, s, meta)

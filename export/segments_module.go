@@ -6,17 +6,29 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/template"
 
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // jsFunctions is the part of a JS or TS template from nextAge on, the
-// functions over the module's schedule, with their exports taken off:
-// the body of scheduleAPI, so that one text serves both.
-func jsFunctions(tmpl string) string {
-	body := tmpl[strings.Index(tmpl, "// micros is"):]
-	body = strings.ReplaceAll(body, "\nexport function ", "\nfunction ")
-	return strings.ReplaceAll(body, "\nexport class ", "\nclass ")
+// functions over the module's schedule, as a module that does not
+// explore has them, with their exports taken off: the body of
+// scheduleAPI, so that one text serves both.
+func jsFunctions(tmpl string) (string, error) {
+	var b strings.Builder
+	t, err := template.New("body").Parse(tmpl[strings.Index(tmpl, "// micros is"):])
+	if err == nil {
+		_, err = t.Parse(jsExploreText)
+	}
+	if err == nil {
+		err = t.Execute(&b, &goData{})
+	}
+	if err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	body := strings.ReplaceAll(b.String(), "\nexport function ", "\nfunction ")
+	return strings.ReplaceAll(body, "\nexport class ", "\nclass "), nil
 }
 
 // jsSegmentText is the text that differs between the JS and the TS of
@@ -59,7 +71,11 @@ func jsSegments(w io.Writer, s Segments, opt JSOptions, ts bool) error {
 		return fmt.Errorf("%w (the fallback)", err)
 	}
 	fmt.Fprintf(&b, "\n// scheduleAPI is the module's API (schedule, next, nextFrom, asks, asksFrom,\n// end, BackOff) over schedule.\n%s {\n", x.param)
-	b.WriteString(jsFunctions(text))
+	body, err := jsFunctions(text)
+	if err != nil {
+		return err
+	}
+	b.WriteString(body)
 	b.WriteString("  return Object.freeze({ schedule, next, nextFrom, asks, asksFrom, end, BackOff });\n}\n")
 	b.WriteString(x.types)
 	by, _ := json.Marshal(s.By)
@@ -78,7 +94,7 @@ func jsSegments(w io.Writer, s Segments, opt JSOptions, ts bool) error {
 	fmt.Fprintf(&b, "\n/**\n * The API of value's schedule, or the fallback's for a value not fitted.\n%s {\n"+
 		"  const api = Object.prototype.hasOwnProperty.call(segments.values, value) ? segments.values[value] : undefined;\n"+
 		"  return api ?? segments.fallback;\n}\n", x.scheduleFor)
-	_, err := w.Write(b.Bytes())
+	_, err = w.Write(b.Bytes())
 	return err
 }
 

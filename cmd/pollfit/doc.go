@@ -337,7 +337,11 @@
 // schedule, through pollfit export; --json prints the whole result: schedule,
 // give_up, budget, stuck_cap, the rows fitted, limit, exact_fit (or continuous
 // for a model), baselines and at_baseline_cost, comparisons, holdout, shapes
-// and notes, each row in eval's shape. The pipeline is the library's:
+// and notes, each row in eval's shape. --explore F adds the line "exploring
+// 10% of each gap costs +X% mean lag and +Y requests per item" (--json:
+// explore): the fitted schedule replayed on the held-out items with its asks
+// moved as pollfit export --explore F moves them, each figure its expectation
+// over the random shifts, worked out exactly. The pipeline is the library's:
 // fit.Study (and fit.StudyModel) return one StudyResult that the text, --json,
 // --plot and pollfit report render; the cost model is stated once in go doc
 // github.com/pollfit/pollfit/fit.
@@ -643,7 +647,26 @@
 // Next() (time.Duration, bool)) are in go doc
 // github.com/pollfit/pollfit/export; each is the code of a test in
 // export/adapters, a module of its own that .ci/run builds against the real
-// libraries and runs with fast and slow checks. Outputs are written to a
-// temporary file and renamed, and never replace an existing file without
-// --force.
+// libraries and runs with fast and slow checks.
+//
+// --explore F (go, js, ts, kotlin; --explore-seed N, default 1) makes the
+// pollers explore, so that the next poller log shows the settle times between
+// today's asks: an item's asks after the first and before the last are each
+// made earlier by u·F of its gap from the ask before it, u in [0, 1) a hash of
+// the seed, the item's key and the ask's age (BackOffFor(id) in Go,
+// BackOff.forItem(id) in JS and TS, BackOff(id) in Kotlin), so every ask stays
+// after the one before, the give-up age stays, the same id gets the same asks
+// and different ids get shifts drawn independently. pollfit fit --explore F prints what that
+// costs in mean lag and requests on the held-out items. The exploring BackOff
+// also gives LastPending() and Answered() (the ages of the last ask that saw
+// the item pending and of the one that saw it final) and LogRow(status), the
+// item's row of a poller log (created_at,last_pending_at,first_final_at,status)
+// that pollfit fit reads back as interval-censored settle times:
+//
+//	b := payments.CheckoutPoll.BackOffFor(paymentID)
+//	... // poll as above, then after the last ask:
+//	fmt.Fprintln(pollerLog, b.LogRow(status)) // status "pending" when it gave up
+//
+// Outputs are written to a temporary file and renamed, and never replace an
+// existing file without --force.
 package main

@@ -24,6 +24,7 @@ func init() {
   pollfit export --from poll.json --format kotlin --package com.example.payments --var CheckoutPoll
   pollfit export --schedule 'at 0s 1s, 2s until 2m, 5s' --format python -o poll.py
   pollfit export --schedule 'at 0s 1s, 2s until 2m, 5s' --format asks --horizon 10m
+  pollfit export --from poll.json --format go --explore 0.1 --explore-seed 42 -o poll_gen.go
   pollfit fit --json --requests-per-item 8 payments.csv | pollfit export --from - --format dsl --comment 'for checkout'
 
 --schedule takes schedule text or @FILE (schedule text or JSON). --from reads
@@ -34,7 +35,10 @@ tenacity_wait() is tenacity's wait= and stop=). --format asks lists the
 ages of the asks in milliseconds, one a line (--json: one JSON object), up to
 the schedule's end or --horizon, for other languages and config files. See
 'go doc github.com/pollfit/pollfit/export' for the API and for adapters to
-cenkalti/backoff, failsafe-go, retry-go and go-retry.`,
+cenkalti/backoff, failsafe-go, retry-go and go-retry. --explore F (go, js, ts,
+kotlin) moves each item's asks by a seeded random fraction of the gaps, so
+that the next poller log sees between them, and adds the one-row-per-item
+log line pollfit reads back (pollfit help shipping).`,
 		flags: exportFlags,
 	})
 }
@@ -45,6 +49,8 @@ type exportOpts struct {
 	pkg, varName, typ, horizon       *string
 	service, codes, grpcClient       *string
 	force, varOnly, json             *bool
+	explore                          *float64
+	exploreSeed                      *uint32
 }
 
 // exportFlagFormats says which formats each format-specific flag
@@ -54,25 +60,28 @@ var exportFlagFormats = map[string][]string{
 	"type": {"go"}, "var-only": {"go"},
 	"horizon": {"asks"}, "json": {"asks"},
 	"service": {"grpc"}, "codes": {"grpc"}, "grpc-client": {"grpc"},
+	"explore": {"go", "js", "ts", "kotlin"}, "explore-seed": {"go", "js", "ts", "kotlin"},
 }
 
 func exportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	o := &exportOpts{
-		format:     fs.StringP("format", "f", "dsl", "output format: "+strings.Join(export.Formats, ", ")),
-		spec:       fs.StringP("schedule", "s", "", "the schedule: schedule text, a retry strategy or @FILE"),
-		from:       fs.String("from", "", "read the schedule and its meta from a JSON document (- for stdin)"),
-		out:        fs.StringP("output", "o", "", "write to FILE instead of stdout"),
-		force:      fs.Bool("force", false, "overwrite an existing output file"),
-		comment:    fs.String("comment", "", "comment to put in the output (replaces one read with --from)"),
-		pkg:        fs.String("package", "poll", "Go, Kotlin: package name"),
-		varName:    fs.String("var", "Poll", "Go: name of the schedule variable; Kotlin: name of the object"),
-		typ:        fs.String("type", "Schedule", "Go: name of the schedule type (helper types are named after it)"),
-		varOnly:    fs.Bool("var-only", false, "Go: declare only the variable, for a package that already has the types"),
-		horizon:    fs.String("horizon", "", "asks: the give-up age (default: the schedule's end; needed when it never stops)"),
-		json:       fs.Bool("json", false, "asks: write one JSON object instead of one age a line"),
-		service:    fs.String("service", "", "grpc: the service the retry policy is for, or one method of it (pkg.Svc/Method) (default every service)"),
-		codes:      fs.String("codes", "UNAVAILABLE", "grpc: the status codes to retry on, comma-separated gRPC names (UNAVAILABLE, DEADLINE_EXCEEDED, ...)"),
-		grpcClient: fs.String("grpc-client", "", "grpc: "+grpcClientHelp),
+		format:      fs.StringP("format", "f", "dsl", "output format: "+strings.Join(export.Formats, ", ")),
+		spec:        fs.StringP("schedule", "s", "", "the schedule: schedule text, a retry strategy or @FILE"),
+		from:        fs.String("from", "", "read the schedule and its meta from a JSON document (- for stdin)"),
+		out:         fs.StringP("output", "o", "", "write to FILE instead of stdout"),
+		force:       fs.Bool("force", false, "overwrite an existing output file"),
+		comment:     fs.String("comment", "", "comment to put in the output (replaces one read with --from)"),
+		pkg:         fs.String("package", "poll", "Go, Kotlin: package name"),
+		varName:     fs.String("var", "Poll", "Go: name of the schedule variable; Kotlin: name of the object"),
+		typ:         fs.String("type", "Schedule", "Go: name of the schedule type (helper types are named after it)"),
+		varOnly:     fs.Bool("var-only", false, "Go: declare only the variable, for a package that already has the types"),
+		horizon:     fs.String("horizon", "", "asks: the give-up age (default: the schedule's end; needed when it never stops)"),
+		json:        fs.Bool("json", false, "asks: write one JSON object instead of one age a line"),
+		service:     fs.String("service", "", "grpc: the service the retry policy is for, or one method of it (pkg.Svc/Method) (default every service)"),
+		codes:       fs.String("codes", "UNAVAILABLE", "grpc: the status codes to retry on, comma-separated gRPC names (UNAVAILABLE, DEADLINE_EXCEEDED, ...)"),
+		grpcClient:  fs.String("grpc-client", "", "grpc: "+grpcClientHelp),
+		explore:     fs.Float64("explore", 0, "go, js, ts, kotlin: move each ask after the first and before the last earlier by a seeded random fraction in [0, F) of the gap before it, and log each item's asks (0: off)"),
+		exploreSeed: fs.Uint32("explore-seed", 1, "go, js, ts, kotlin: the fleet's seed of --explore's shifts, hashed with each item's key"),
 	}
 	return func(e *env, args []string) error { return runExport(e, fs, o, args) }
 }
@@ -85,10 +94,16 @@ func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
 	if f != "grpc" && !slices.Contains(export.Formats, f) {
 		return usagef("export: unknown --format %q (want %s or grpc)", quote.Clip(*o.format), strings.Join(export.Formats, ", "))
 	}
-	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json", "service", "codes", "grpc-client"} {
+	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json", "service", "codes", "grpc-client", "explore", "explore-seed"} {
 		if fs.Changed(name) && !slices.Contains(exportFlagFormats[name], f) {
 			return usagef("export: --%s applies to --format %s only", name, strings.Join(exportFlagFormats[name], " and "))
 		}
+	}
+	if fs.Changed("explore-seed") && *o.explore == 0 {
+		return usagef("export: --explore-seed seeds --explore's shifts: give --explore too")
+	}
+	if ex := (export.Explore{Fraction: *o.explore}); ex.Check() != nil {
+		return usagef("export: --explore %v is not in [0, 1]: 0.1 moves each ask by up to a tenth of the gap before it", *o.explore)
 	}
 	if f == "grpc" {
 		return exportGRPC(e, o)
@@ -108,7 +123,7 @@ func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
 		return err
 	}
 	// Check the names and the horizon before any file is created.
-	if slices.Contains([]string{"go", "kotlin", "asks"}, f) {
+	if slices.Contains([]string{"go", "js", "ts", "kotlin", "asks"}, f) {
 		if err := write(io.Discard); err != nil {
 			return usagef("%w", err)
 		}
@@ -118,7 +133,8 @@ func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
 
 // exportWriter returns what writes s in format f.
 func exportWriter(e *env, f string, s *schedule.Schedule, meta *export.Meta, o *exportOpts) (func(io.Writer) error, error) {
-	goOpt := export.GoOptions{Package: *o.pkg, Var: *o.varName, Type: *o.typ, VarOnly: *o.varOnly, Args: e.args}
+	goOpt := export.GoOptions{Package: *o.pkg, Var: *o.varName, Type: *o.typ, VarOnly: *o.varOnly, Args: e.args,
+		Explore: export.Explore{Fraction: *o.explore, Seed: *o.exploreSeed}}
 	switch f {
 	case "asks":
 		opt := export.AsksOptions{JSON: *o.json}

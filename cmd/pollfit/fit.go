@@ -310,10 +310,14 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	plotPath := addPlotFlag(fs)
 	itemsPath := fs.String("plot-items", "", "also draw thirty held-out items under the fitted schedule and the first baseline to this file, .svg or .png")
 	force := fs.Bool("force", false, "overwrite an existing --plot or --plot-items file")
+	explore := fs.Float64("explore", 0, "also print what exploring F of each gap costs (pollfit export --explore F): its expected mean lag and requests per item on the held-out items")
 	rf := addReadFlags(fs)
 	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
+		if err := checkExploreFlag(*explore, *format, bf.by, v.model); err != nil {
+			return err
+		}
 		grpc := strings.EqualFold(*format, "grpc")
 		if *format != "" && !grpc && !slices.Contains(export.Formats, strings.ToLower(*format)) {
 			return usagef("fit: unknown --format %q (want %s or grpc)", quote.Clip(*format), strings.Join(export.Formats, ", "))
@@ -339,6 +343,13 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		rep, err := runStudy(e, rf, v, args, "fit")
 		if err != nil {
 			return err
+		}
+		if *explore > 0 {
+			c, err := fit.StudyExplored(rep.res, *explore)
+			if err != nil {
+				return fmt.Errorf("fit: --explore: %w", err)
+			}
+			rep.explore = &c
 		}
 		if *plotPath != "" {
 			if err := writePlot(*plotPath, *force, e.stdout, plot.HazardOf(rep.res)); err != nil {

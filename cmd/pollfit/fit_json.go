@@ -24,6 +24,8 @@ import (
 //	 "holdout": {"share", "seed", "fit_items", "test_items"} (null for a model),
 //	 "shapes": {...} (a log),
 //	 "smoothing": {"bandwidth_log", "rule", "factor"} (a log, unless --smooth=false),
+//	 "explore": {"fraction", "lag_mean_s", "explored_lag_mean_s", "lag_change", "requests_per_item",
+//	             "explored_requests_per_item", "requests_change", "sentence"} (with --explore),
 //	 "notes": [...]}
 //
 // with rows in eval's shape plus "stuck_asks" and "missed_share"
@@ -46,6 +48,7 @@ type fitJSON struct {
 	Shapes      *shapesJSON      `json:"shapes,omitempty"`
 	Library     *libraryJSON     `json:"library,omitempty"`
 	Smoothing   *smoothingJSON   `json:"smoothing,omitempty"`
+	Explore     *exploreJSON     `json:"explore,omitempty"`
 	Notes       []string         `json:"notes"`
 }
 
@@ -128,7 +131,7 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 	out := fitJSON{Decision: newDecisionJSON(res.Decision), Schedule: schedule.Format(res.Schedule), Budget: newBudgetJSON(res.Budget, res.Objective, res.BudgetFrom),
 		StuckCap: stuckJSON{res.StuckCap, res.StuckCapReason}, Fitted: res.Fitted, Limit: limitJSON(res), LimitNote: res.LimitNote,
 		ExactFit: res.ExactFit, Continuous: res.Continuous, Baselines: []fit.Row{}, AtCost: []fit.Row{}, Comparisons: []comparisonJSON{},
-		Notes: append([]string{}, res.Notes...)}
+		Explore: newExploreJSON(r.explore), Notes: append([]string{}, res.Notes...)}
 	out.GiveUp = giveUpJSON{Reason: res.GiveUp.Reason, Of: res.GiveUp.Of, Never: res.Never}
 	if !res.Never {
 		out.GiveUp.Age, out.GiveUp.Share = fit.JSONNumber(res.GiveUp.Age.Seconds()), fit.JSONNumber(res.GiveUp.Share)

@@ -21,6 +21,7 @@ type fitReport struct {
 	// the study split itself.
 	heldOut *fit.HeldOut
 	opt     fit.StudyOptions // the options the study ran with
+	explore *fit.ExploreCost // --explore's cost, or nil
 }
 
 func (r *fitReport) writeText(w io.Writer) {
@@ -49,6 +50,9 @@ func (r *fitReport) writeText(w io.Writer) {
 	r.writeTable(w)
 	writeIntervals(w, res)
 	fmt.Fprintf(w, "\n%s\n", res.LimitNote)
+	if r.explore != nil {
+		fmt.Fprintln(w, exploreText(*r.explore))
+	}
 	if res.ExactFit != nil {
 		fmt.Fprintln(w, exactFitNote(res))
 	}
