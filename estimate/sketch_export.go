@@ -44,12 +44,17 @@ func exportHeader(line []byte) (names []string, comma rune, complete bool) {
 	return names, comma, complete
 }
 
+// exportHeaders are the headers of a SQL engine's sketch, by kind.
+var exportHeaders = []string{1: sqlSketchHeader, 2: sqlSegHeader, 3: sqlPollerHeader}
+
 // exportKind is which SQL sketch header names are: 1 for one without
-// segments, 2 for a segmented one, 0 for neither. A header cut short
+// segments, 2 for a segmented one, 3 for a poller log's (with interval
+// rows), 0 for none. A header cut short
 // matches when its first three names do, and the start of the fourth
 // or more.
 func exportKind(names []string, complete bool) int {
-	for kind, want := range [][]string{1: strings.Split(sqlSketchHeader, ","), 2: strings.Split(sqlSegHeader, ",")} {
+	for kind, header := range exportHeaders {
+		want := strings.Split(header, ",")
 		switch n := len(names); {
 		case kind == 0:
 		case complete && equalNames(names, want):

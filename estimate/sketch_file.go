@@ -78,6 +78,9 @@ const segHeader = "segment," + sketchHeader
 // sqlSegHeader that of a segmented one.
 const (
 	sqlSketchHeader = sketchHeader + ",holdout,seed"
+	// sqlPollerHeader heads the export of a poller log's query, with
+	// interval rows (see SketchSQL).
+	sqlPollerHeader = sketchHeader + ",hi_bin,sum_hi_s,holdout,seed"
 	sqlSegHeader    = segHeader + ",holdout,seed,segment_by"
 )
 
@@ -174,7 +177,7 @@ func ReadSketch(r io.Reader, name string) (*Sketch, error) {
 	first = bytes.TrimRight(bytes.TrimPrefix(first, []byte(utf8BOM)), "\r\n")
 	names, comma, _ := exportHeader(append(first, '\n'))
 	if kind := exportKind(names, true); kind != 0 {
-		return readSQLSketch(csvRecords(br, comma), name, kind == 2)
+		return readSQLSketch(csvRecords(br, comma), name, kind)
 	}
 	if !bytes.HasPrefix(first, []byte(sketchMagic)) {
 		return nil, fmt.Errorf("%s:1: not a pollfit sketch (its first line is not %q, nor a SQL export's header %s)", name, sketchMagic+"2 ...", sqlSketchHeader)

@@ -164,12 +164,17 @@ func rowError(err error, name string, line, offset int) error {
 }
 
 // readSQLSketch reads the records of a SQL engine's sketch after its
-// header, segmented or not.
-func readSQLSketch(next recordSource, name string, segmented bool) (*Sketch, error) {
+// header, of the export kind (see exportKind).
+func readSQLSketch(next recordSource, name string, kind int) (*Sketch, error) {
 	var s *Sketch
-	want, o := 9, 0
-	if segmented {
-		want, o = 11, 1
+	// want fields a row, o the segment's before the bins' and sp the
+	// split's first field.
+	want, o, sp := 9, 0, 7
+	switch kind {
+	case 2:
+		want, o, sp = 11, 1, 8
+	case 3:
+		want, sp = 11, 9
 	}
 	var split string // the first row's holdout,seed(,segment_by)
 	for {
@@ -185,26 +190,28 @@ func readSQLSketch(next recordSource, name string, segmented bool) (*Sketch, err
 		case err != nil:
 			return nil, fmt.Errorf("%s: %v", name, err)
 		case len(f) != want:
-			header := map[bool]string{false: sqlSketchHeader, true: sqlSegHeader}[segmented]
-			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), want, header)
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), want, exportHeaders[kind])
 		}
-		here := strings.Join(f[o+7:], ",")
+		here := strings.Join(f[sp:], ",")
 		switch {
 		case s == nil:
-			head := fmt.Sprintf("%s%d holdout=%s seed=%s", sketchMagic, SketchVersion, f[o+7], f[o+8])
-			if segmented {
+			head := fmt.Sprintf("%s%d holdout=%s seed=%s", sketchMagic, SketchVersion, f[sp], f[sp+1])
+			if kind == 2 {
 				head += " by=" + byField(f[10])
 			}
 			if s, err = parseSketchHeader(head, name); err != nil {
-				return nil, fmt.Errorf("%s:%d:%d: split %s: %v", name, line, o+8, quote.Clip(here), strings.TrimPrefix(err.Error(), name+":1: "))
+				return nil, fmt.Errorf("%s:%d:%d: split %s: %v", name, line, sp+1, quote.Clip(here), strings.TrimPrefix(err.Error(), name+":1: "))
 			}
 			split = here
 		case here != split:
-			return nil, fmt.Errorf("%s:%d:%d: split %s differs from the first row's (%s)", name, line, o+8, quote.Clip(here), quote.Clip(split))
+			return nil, fmt.Errorf("%s:%d:%d: split %s differs from the first row's (%s)", name, line, sp+1, quote.Clip(here), quote.Clip(split))
 		}
-		if f[o+1] == DroppedKind {
+		switch {
+		case f[o+1] == DroppedKind:
 			err = s.readDropped(f[o:o+7], name, line)
-		} else {
+		case kind == 3 && f[1] == IntervalKind: // bin and hi_bin, sum_s and sum_hi_s: the ends'
+			err = s.readIntervalRow([]string{f[0], f[2], f[7], f[4], f[5], f[8]}, name, line)
+		default:
 			err = s.readRow(f[:o+7], name, line)
 		}
 		if err != nil {
@@ -221,7 +228,10 @@ func (s *Sketch) readDropped(f []string, name string, line int) error {
 	if err != nil || !(n >= 1) || n != math.Trunc(n) || n > 1<<53 {
 		return fmt.Errorf("%s:%d: column weight: %q (want the count of dropped rows, a whole number ≥ 1)", name, line, quote.Clip(f[4]))
 	}
-	if f[0] == "" || len(s.Dropped) >= len(sqlReasons) && s.Dropped[f[0]] == 0 {
+	if f[0] == pollerReasons[reasonPendingFinal] {
+		return fmt.Errorf("%s:%d: the poller log has items seen pending by an ask after one saw them final (%s rows): check the status words (--final-status, --pending-status)", name, line, f[4])
+	}
+	if f[0] == "" || len(s.Dropped) >= len(sqlReasons)+len(pollerReasons) && s.Dropped[f[0]] == 0 {
 		return fmt.Errorf("%s:%d: column part: %q (want the reason rows were dropped)", name, line, quote.Clip(f[0]))
 	}
 	s.addDropped(map[string]float64{f[0]: n})

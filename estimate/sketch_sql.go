@@ -45,6 +45,12 @@ type SQLOptions struct {
 	// name in segment_by (its parts without their quotes): a segmented
 	// sketch, as pollfit sketch --by makes.
 	By string
+	// AskedCol, when given, says the table is a poller's log of one row
+	// per ask, as logs.PollerOptions reads one: the ask time column, with
+	// IDCol the item id column (default id), CreatedCol and StatusCol
+	// (see SketchSQL). SettledCol, SignalCol, NoStatus, ObservedAt and By
+	// do not apply to it and must be left unset.
+	AskedCol, IDCol string
 }
 
 // SketchSQL returns one SELECT over a table of a log whose result,
@@ -57,6 +63,11 @@ type SQLOptions struct {
 // beyond MaxAge, a null created_at, an infinite timestamp) are left out
 // of the bins and counted, by the reader's reason, in rows of kind
 // dropped (see WriteSketch), which ReadSketch keeps in Sketch.Dropped.
+//
+// With AskedCol the table is a poller's log of one row per ask, grouped
+// by id in the engine, and the result the sketch with an interval part
+// that AddInterval makes of the items logs.EachPoller reads: two more
+// columns, hi_bin and sum_hi_s, and rows of kind interval.
 //
 // Every name is an identifier or up to three dotted parts, each plain
 // ([A-Za-z_][A-Za-z0-9_]*, written as given) or in double quotes or
@@ -84,14 +95,18 @@ func SketchSQL(opt SQLOptions) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	q.head(&b)
-	q.rows(&b, st)
-	q.items(&b)
-	for r, x := range []string{"st", "c_ms", "a_us", "0"} {
-		q.round(&b, r+1, x)
+	if q.asked != "" {
+		q.pollerQuery(&b, st)
+	} else {
+		q.head(&b)
+		q.rows(&b, st)
+		q.items(&b)
+		for r, x := range []string{"st", "c_ms", "a_us", "0"} {
+			q.round(&b, r+1, x)
+		}
+		q.binned(&b)
+		q.final(&b)
 	}
-	q.binned(&b)
-	q.final(&b)
 	out := b.String()
 	if d.inline {
 		out = strings.ReplaceAll(inlineCTEs(out), fromMark, from)
@@ -126,8 +141,9 @@ type sqlQuery struct {
 	d   sqlDialect
 	opt SQLOptions
 	// The names as the query writes them: from is the table or the
-	// query in parentheses; signal and by are "" when not given.
-	from, created, settled, statusCol, signal, by string
+	// query in parentheses; signal and by are "" when not given, asked
+	// and id but in a poller log's query.
+	from, created, settled, statusCol, signal, by, asked, id string
 }
 
 // names checks the table or query and the column names, and writes
@@ -135,6 +151,16 @@ type sqlQuery struct {
 func (q *sqlQuery) names() error {
 	o := &q.opt
 	table, query := strings.TrimSpace(o.Table), strings.TrimSpace(o.Query)
+	settledDef, idDef := "settled_at", ""
+	if o.IDCol != "" && o.AskedCol == "" {
+		return fmt.Errorf("sql: %w", opterr.Optionf("IDCol", fmt.Sprintf("%q", o.IDCol), "an id column is for a poller log: give AskedCol too"))
+	}
+	if o.AskedCol != "" {
+		if err := checkPollerOptions(o); err != nil {
+			return err
+		}
+		settledDef, idDef = "", "id"
+	}
 	switch {
 	case table == "" && query == "":
 		return fmt.Errorf("sql: %w", opterr.Optionf("Table", nil, "no table: give Table NAME (or Query 'SELECT …')"))
@@ -153,8 +179,9 @@ func (q *sqlQuery) names() error {
 		out              *string
 	}{
 		{"Table", table, "", &q.from}, {"CreatedCol", o.CreatedCol, "created_at", &q.created},
-		{"SettledCol", o.SettledCol, "settled_at", &q.settled}, {"StatusCol", o.StatusCol, "status", &q.statusCol},
+		{"SettledCol", o.SettledCol, settledDef, &q.settled}, {"StatusCol", o.StatusCol, "status", &q.statusCol},
 		{"SignalCol", o.SignalCol, "", &q.signal}, {"By", o.By, "", &q.by},
+		{"AskedCol", o.AskedCol, "", &q.asked}, {"IDCol", o.IDCol, idDef, &q.id},
 	} {
 		name := c.name
 		if name == "" {
@@ -238,12 +265,16 @@ const sqlCols = "st, age_us, c_ms, a_us"
 // round writes hash round r, mixing x into h, as two CTEs: yr the field
 // step, hr the squaring step (see hashRound).
 func (q *sqlQuery) round(b *strings.Builder, r int, x string) {
+	q.roundOf(b, r, x, sqlCols+q.seg())
+}
+
+// roundOf is round carrying the columns cols along.
+func (q *sqlQuery) roundOf(b *strings.Builder, r int, x, cols string) {
 	d, p := q.d, fmt.Sprint(hashP)
 	prev := fmt.Sprintf("h%d", r-1)
 	if r == 1 {
 		prev = "items"
 	}
-	cols := sqlCols + q.seg()
 	fmt.Fprintf(b, "y%d AS (\n  SELECT %s, %s AS y FROM %s\n),\n", r, cols, d.mod(fmt.Sprintf("h * %d + %s", hashM, x), p), prev)
 	fmt.Fprintf(b, "h%d AS (\n  SELECT %s, %s AS h FROM y%d\n),\n", r, cols, d.mod(fmt.Sprintf("%s * %d + y", d.mod("y * y", p), hashK), p), r)
 }

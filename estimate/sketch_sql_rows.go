@@ -80,13 +80,18 @@ func (q *sqlQuery) observed() string {
 
 // binned writes the CTE binned: each row's part, kind, bin and age.
 func (q *sqlQuery) binned(b *strings.Builder) {
-	d := q.d
-	lg := fmt.Sprintf("CAST(FLOOR(%s * %d + %g) AS %s) + 1", d.log10(fmt.Sprintf("CAST(age_us AS %s) / 1000.0", d.double)), sketchPerDecade, sketchNudge, d.bigint)
 	fmt.Fprintf(b, "binned AS (\n  SELECT CASE WHEN h < %d THEN 'heldout' ELSE 'fit' END AS part,\n"+
 		"    CASE st WHEN 1 THEN 'settled' WHEN 2 THEN 'failed' ELSE 'pending' END AS kind,\n"+
-		"    CASE WHEN age_us < 1000 THEN 0 WHEN age_us >= %d THEN %d\n      ELSE %s END AS bin,\n"+
-		"    age_us%s\n  FROM h4\n),\n",
-		sqlThreshold(q.opt.Holdout), int64(sketchMax*1e6), nSketchBins-1, d.min(d.max(lg, "1"), fmt.Sprint(sketchBins)), q.seg())
+		"    %s AS bin,\n    age_us%s\n  FROM h4\n),\n",
+		sqlThreshold(q.opt.Holdout), q.bin("age_us"), q.seg())
+}
+
+// bin is the sketch bin of an age in whole microseconds (see sketchBin).
+func (q *sqlQuery) bin(ageUS string) string {
+	d := q.d
+	lg := fmt.Sprintf("CAST(FLOOR(%s * %d + %g) AS %s) + 1", d.log10(fmt.Sprintf("CAST(%s AS %s) / 1000.0", ageUS, d.double)), sketchPerDecade, sketchNudge, d.bigint)
+	return fmt.Sprintf("CASE WHEN %s < 1000 THEN 0 WHEN %s >= %d THEN %d\n      ELSE %s END",
+		ageUS, ageUS, int64(sketchMax*1e6), nSketchBins-1, d.min(d.max(lg, "1"), fmt.Sprint(sketchBins)))
 }
 
 // final writes the CTE bins, the bins with the dropped rows' counts

@@ -16,8 +16,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden SQL files in testdata/sql")
 
-// The query of each dialect, as reviewed: testdata/sql/DIALECT.sql, and
-// segmented by a column, DIALECT_by.sql. duckdb, postgres and clickhouse
+// The query of each dialect, as reviewed: testdata/sql/DIALECT.sql,
+// segmented by a column, DIALECT_by.sql, and of a poller log of one row
+// per ask, DIALECT_poller.sql. duckdb, postgres and clickhouse
 // run in tests (module estimate/sqltest); every dialect parses in sqlglot.
 func TestSketchSQLGolden(t *testing.T) {
 	cases := map[string]SQLOptions{"postgres_options": {Dialect: "postgres", Table: "public.payments",
@@ -26,6 +27,7 @@ func TestSketchSQLGolden(t *testing.T) {
 	for _, d := range SQLDialects() {
 		cases[d] = SQLOptions{Dialect: d, Table: "payments", Holdout: 0.3, Seed: 1}
 		cases[d+"_by"] = SQLOptions{Dialect: d, Table: "payments", Holdout: 0.3, Seed: 1, By: "method"}
+		cases[d+"_poller"] = SQLOptions{Dialect: d, Table: "asks", AskedCol: "asked_at", Holdout: 0.3, Seed: 1}
 	}
 	for name, opt := range cases {
 		got, err := SketchSQL(opt)
@@ -62,6 +64,10 @@ func TestSketchSQLErrors(t *testing.T) {
 		{SQLOptions{Dialect: "duckdb", Table: "t", FinalStatus: []string{"it's"}}, `sql: status word "it's"`},
 		{SQLOptions{Dialect: "duckdb", Table: "t", By: "o'k"}, `sql: By "o'k": '\'' at byte 2; want a name`},
 		{SQLOptions{Dialect: "duckdb", Table: "t", FinalStatus: []string{"ok;"}}, `sql: status word "ok;": quotes, semicolons`},
+		{SQLOptions{Dialect: "duckdb", Table: "t", IDCol: "item"}, `sql: IDCol "item": an id column is for a poller log: give AskedCol too`},
+		{SQLOptions{Dialect: "duckdb", Table: "t", AskedCol: "asked_at", SettledCol: "settled_at"}, `sql: SettledCol "settled_at": a poller log (AskedCol given) takes none`},
+		{SQLOptions{Dialect: "duckdb", Table: "t", AskedCol: "asked_at", By: "method"}, `sql: By "method": a poller log (AskedCol given) takes none`},
+		{SQLOptions{Dialect: "duckdb", Table: "t", AskedCol: "asked;"}, `sql: AskedCol "asked;"`},
 	} {
 		_, err := SketchSQL(c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -101,7 +101,7 @@
 //
 // Print the SQL that computes a table's sketch inside a warehouse.
 //
-//	pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME|--query SELECT [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [column flags]
+//	pollfit sql --dialect duckdb|postgres|bigquery|spark|clickhouse|snowflake --table NAME|--query SELECT [--holdout 0.3] [--seed N] [--observed-at T] [--by COLUMN] [--asked-col COLUMN [--id-col COLUMN]] [column flags]
 //
 // # Topic: backoff
 //
@@ -511,7 +511,14 @@
 // github.com/pollfit/pollfit/estimate) as pollfit's own reader. With --by it
 // also groups by the column (cast to text and trimmed, null as empty) and
 // returns it as the segment column, its name in segment_by: the sketch pollfit
-// sketch --by makes. The DuckDB and PostgreSQL queries are run for real in the
+// sketch --by makes. With --asked-col COLUMN (and --id-col, default id) the
+// table is a poller's own log of one row per ask: the engine groups the asks by
+// id and returns each item's interval (the last pending ask's age, the first
+// final ask's], pending at its last ask when none was final) as the sketch's
+// interval part, rows of kind interval with two more columns, hi_bin and
+// sum_hi_s; DuckDB's, PostgreSQL's and ClickHouse's sketch of a 3,000-item
+// poller log with bad rows equals pollfit's own read of the CSV, line for line,
+// with the same rows dropped by reason. The DuckDB and PostgreSQL queries are run for real in the
 // tests (estimate/sqltest, a module of its own: DuckDB 1.5 through duckdb-go
 // v2.10506.0, and a PostgreSQL 15 server the test starts on loopback): each
 // engine's sketch of an 8,000-row log equals pollfit's own, bin for bin, and a

@@ -44,6 +44,10 @@ var flagOf = map[string]string{
 	"StatusCol":  "--status-col",
 	"SignalCol":  "--signal-col",
 	"By":         "--by",
+	"AskedCol":   "--asked-col",
+	"IDCol":      "--id-col",
+	"NoStatus":   "--no-status",
+	"ObservedAt": "--observed-at",
 	// export.GoOptions, KotlinOptions, GRPCOptions, AsksOptions
 	"Var":     "--var",
 	"Type":    "--type",

@@ -47,8 +47,11 @@ into the sketch: the rows never leave the database. It runs as one
 statement of the extended protocol in a read-only transaction, within
 --connect-timeout to connect and --query-timeout (the query's
 statement_timeout); on SIGINT or SIGTERM the server is asked to cancel
-it. The server's own error is shown, and no password of the URL is ever
-printed. Rows the log readers would refuse (an unknown status, an
+it. A table with the columns id and asked_at (a timestamp), as a CSV
+file with them, or one given --asked-col (and --id-col), is a poller's
+log of one row per ask: the query of 'pollfit sql --asked-col', its
+items' intervals in the sketch's interval part. The server's own error
+is shown, and no password of the URL is ever printed. Rows the log readers would refuse (an unknown status, an
 infinite timestamp, ...) are an error, or with --skip-bad counted by
 reason.`,
 		flags: sketchFlags,

@@ -31,6 +31,8 @@ type fromFlags struct {
 	// connectSet: --connect-timeout was given, and overrides the URL's
 	// connect_timeout (which overrides the flag's default).
 	connectSet bool
+	// settledSet: --settled-col was given (a poller log takes none).
+	settledSet bool
 }
 
 // sketchFromServer is sketch --from: the flags of the reader that the
@@ -57,6 +59,10 @@ func (r *readFlags) sketchFromServer(e *env, f fromFlags, by string, holdout flo
 			return nil, err
 		}
 		o.ObservedAt = t
+	}
+	f.settledSet = r.settled != ""
+	if r.iv != nil && (r.iv.askedCol != "" || r.iv.idCol != "") {
+		asPoller(&o, r.iv.askedCol, r.iv.idCol, f.settledSet)
 	}
 	if _, err := estimate.SketchSQL(o); err != nil {
 		return nil, usagef("sketch --from: %w", err)
@@ -129,9 +135,14 @@ func sketchFrom(ctx context.Context, f fromFlags, o estimate.SQLOptions) (*estim
 	if _, err := tx.Exec(ctx, "SELECT set_config('statement_timeout', $1, true)", fmt.Sprint(f.timeout.Milliseconds())); err != nil {
 		return nil, serverError(ctx, name, f, err)
 	}
-	if o.SignalCol == "" {
-		if o.SignalCol, err = signalColumn(ctx, conn.PgConn(), o); err != nil {
+	if o.SignalCol == "" && o.AskedCol == "" {
+		cols, err := probeColumns(ctx, conn.PgConn(), o)
+		if err != nil {
 			return nil, serverError(ctx, name, f, err)
+		}
+		o.SignalCol = cols.signal
+		if cols.poller {
+			asPoller(&o, "asked_at", "", f.settledSet)
 		}
 	}
 	q, err := estimate.SketchSQL(o)
@@ -146,24 +157,54 @@ func sketchFrom(ctx context.Context, f fromFlags, o estimate.SQLOptions) (*estim
 	return s, nil
 }
 
-// signalColumn is the table's signal_at column (of a timestamp type),
-// quoted, when it has one: the log readers count its timestamps without being told, and so
-// the query must, to censor alike.
-func signalColumn(ctx context.Context, c *pgconn.PgConn, o estimate.SQLOptions) (string, error) {
+// asPoller makes o the query of a poller log of one row per ask, with
+// the ask and id columns (defaults asked_at and id): without the
+// settle column's default (settled, that --settled-col was given).
+func asPoller(o *estimate.SQLOptions, asked, id string, settled bool) {
+	o.AskedCol, o.IDCol = cmp.Or(asked, "asked_at"), id
+	if !settled {
+		o.SettledCol = ""
+	}
+}
+
+// tableColumns is what probeColumns found: the signal_at column, quoted
+// ("" for none), and whether the table is a poller log of one row per
+// ask.
+type tableColumns struct {
+	signal string
+	poller bool
+}
+
+// probeColumns reads the names of the table's columns: its signal_at
+// column (of a timestamp type), which the log readers count without
+// being told, and so the query must, to censor alike; and whether it has
+// the columns asked_at (a timestamp) and id, which make it a poller log
+// of one row per ask, as they make a CSV file one for the readers.
+func probeColumns(ctx context.Context, c *pgconn.PgConn, o estimate.SQLOptions) (tableColumns, error) {
+	var tc tableColumns
 	from, err := estimate.SQLFrom(o)
 	if err != nil {
-		return "", err
+		return tc, err
 	}
 	rr := c.ExecParams(ctx, "SELECT * FROM "+from+" LIMIT 0", nil, nil, nil, nil)
-	var col string
+	var asked, id bool
 	for _, fd := range rr.FieldDescriptions() {
 		stamp := fd.DataTypeOID == pgtype.TimestamptzOID || fd.DataTypeOID == pgtype.TimestampOID
-		if stamp && strings.ToLower(strings.TrimSpace(fd.Name)) == "signal_at" && !strings.ContainsAny(fd.Name, "\"`;\\'") {
-			col = `"` + fd.Name + `"`
+		switch name := strings.ToLower(strings.TrimSpace(fd.Name)); {
+		case stamp && name == "signal_at" && !strings.ContainsAny(fd.Name, "\"`;\\'"):
+			tc.signal = `"` + fd.Name + `"`
+		case stamp && fd.Name == "asked_at":
+			asked = true
+		case fd.Name == "id":
+			id = true
 		}
 	}
+	tc.poller = asked && id
+	if tc.poller {
+		tc.signal = ""
+	}
 	_, err = rr.Close()
-	return col, err
+	return tc, err
 }
 
 // serverError is err of the query at the server called name, saying

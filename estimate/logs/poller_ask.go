@@ -7,15 +7,32 @@ import (
 	"hash/maphash"
 	"io"
 	"os"
+	"slices"
 	"time"
 )
 
-// ask reads one row of a one-row-per-ask log into the item's state.
-func (r *pollerRead) ask(rec [][]byte, line int, created int64) error {
+// maxSpillID bounds an id read back from a spill: no CSV field is longer
+// than a line.
+const maxSpillID = 1 << 30
+
+// ask reads one row of a one-row-per-ask log into the item's state. An
+// ask of an item already open whose created_at reads as the item's first
+// did is not parsed again.
+func (r *pollerRead) ask(rec [][]byte, line int) error {
 	p := r.form
-	id := trim(rec[p.id])
-	if len(id) == 0 {
-		return r.bad(line, p.id, skipMissing, "empty %s", p.names[p.id])
+	id, ctext := trim(rec[p.id]), trim(rec[p.created])
+	old := r.open.find(id)
+	var created int64
+	if len(id) > 0 && old != nil && old.createdText(ctext) {
+		created = old.created
+	} else {
+		var err error
+		if created, err = r.time(rec, p.created, line, false); err != nil || created == noTime {
+			return err
+		}
+		if len(id) == 0 {
+			return r.bad(line, p.id, skipMissing, "empty %s", p.names[p.id])
+		}
 	}
 	asked, err := r.time(rec, p.asked, line, false)
 	if err != nil || asked == noTime {
@@ -37,7 +54,7 @@ func (r *pollerRead) ask(rec [][]byte, line int, created int64) error {
 	} else {
 		s.lastPending = asked
 	}
-	if old := r.open[string(id)]; old != nil { // no copy of id to look it up
+	if old != nil {
 		if old.created != created {
 			return r.bad(line, p.created, skipOrder, "item %q: %s differs from an earlier row's %s: one item has one creation time",
 				id, p.names[p.created], time.Unix(0, old.created).UTC().Format(time.RFC3339Nano))
@@ -45,8 +62,8 @@ func (r *pollerRead) ask(rec [][]byte, line int, created int64) error {
 		old.merge(s)
 		return nil
 	}
-	r.open[string(id)] = &s
-	if len(r.open) >= r.opt.MaxOpen {
+	r.open.add(id, ctext, s)
+	if r.open.len() >= r.opt.MaxOpen {
 		return r.spillOpen()
 	}
 	return nil
@@ -111,22 +128,21 @@ func (r *pollerRead) flushAsks() error {
 	if err := r.spillOpen(); err != nil {
 		return err
 	}
-	return r.spill.each(func(m map[string]*askState) error {
-		r.open = m
-		return r.deliverOpen()
-	})
+	return r.spill.each(r.open, r.deliverOpen)
 }
 
-// deliverOpen delivers the items in r.open, in id order, and empties it.
+// deliverOpen delivers the items in r.open, in the order they came, and
+// empties it.
 func (r *pollerRead) deliverOpen() error {
-	for id, s := range r.open {
+	for i := range r.open.items {
+		s := &r.open.items[i]
 		if s.firstFinal != noTime && s.lastPending > s.firstFinal {
 			return fmt.Errorf("item %q: an ask at %s saw it pending after one at %s saw it final: check the status words (--final-status, --pending-status)",
-				id, time.Unix(0, s.lastPending).UTC().Format(time.RFC3339Nano), time.Unix(0, s.firstFinal).UTC().Format(time.RFC3339Nano))
+				s.id(), time.Unix(0, s.lastPending).UTC().Format(time.RFC3339Nano), time.Unix(0, s.firstFinal).UTC().Format(time.RFC3339Nano))
 		}
 		r.deliver(s.created, s.lastPending, s.firstFinal, s.lastAsk)
 	}
-	clear(r.open)
+	r.open.reset()
 	return nil
 }
 
@@ -139,12 +155,13 @@ func (r *pollerRead) spillOpen() error {
 		}
 		r.spill, r.stats.Spilled = s, true
 	}
-	for id, s := range r.open {
-		if err := r.spill.write(id, *s); err != nil {
+	for i := range r.open.items {
+		s := &r.open.items[i]
+		if err := r.spill.write(s.id(), s.askState); err != nil {
 			return err
 		}
 	}
-	clear(r.open)
+	r.open.reset()
 	return nil
 }
 
@@ -193,9 +210,9 @@ func (s *askSpill) write(id string, st askState) error {
 	return nil
 }
 
-// each reads the partitions back one at a time, merging each item's
-// spilled states, and hands each partition's items to fn.
-func (s *askSpill) each(fn func(map[string]*askState) error) error {
+// each reads the partitions back one at a time into set (emptied
+// first), merging each item's spilled states, and calls fn after each.
+func (s *askSpill) each(set *openSet, fn func() error) error {
 	for i, f := range s.files {
 		if err := s.w[i].Flush(); err != nil {
 			return fmt.Errorf("spill poller-log items: %v", err)
@@ -203,44 +220,48 @@ func (s *askSpill) each(fn func(map[string]*askState) error) error {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return err
 		}
-		m, err := readAskPart(bufio.NewReaderSize(f, 1<<16))
-		if err != nil {
+		set.reset()
+		if err := readAskPart(bufio.NewReaderSize(f, 1<<16), set); err != nil {
 			return err
 		}
-		if err := fn(m); err != nil {
+		if err := fn(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func readAskPart(br *bufio.Reader) (map[string]*askState, error) {
-	m := map[string]*askState{}
+func readAskPart(br *bufio.Reader, set *openSet) error {
 	var b [4 + 32]byte
+	var id []byte
 	for {
 		if _, err := io.ReadFull(br, b[:]); err == io.EOF {
-			return m, nil
+			return nil
 		} else if err != nil {
-			return nil, fmt.Errorf("read spilled poller-log items: %v", err)
+			return fmt.Errorf("read spilled poller-log items: %v", err)
 		}
-		id := make([]byte, binary.LittleEndian.Uint32(b[:4]))
+		n := binary.LittleEndian.Uint32(b[:4])
+		if n > maxSpillID {
+			return fmt.Errorf("read spilled poller-log items: an id of %d bytes: the temporary file is damaged", n)
+		}
+		id = slices.Grow(id[:0], int(n))[:n]
 		if _, err := io.ReadFull(br, id); err != nil {
-			return nil, fmt.Errorf("read spilled poller-log items: %v", err)
+			return fmt.Errorf("read spilled poller-log items: %v", err)
 		}
 		var v [4]int64
 		for i := range v {
 			v[i] = int64(binary.LittleEndian.Uint64(b[4+8*i:]))
 		}
 		st := askState{v[0], v[1], v[2], v[3]}
-		if old := m[string(id)]; old != nil {
-			if old.created != st.created {
-				return nil, fmt.Errorf("item %q: rows give two creation times, %s and %s: one item has one creation time", id,
-					time.Unix(0, old.created).UTC().Format(time.RFC3339Nano), time.Unix(0, st.created).UTC().Format(time.RFC3339Nano))
-			}
-			old.merge(st)
+		old := set.findOrAdd(id, st)
+		if old == nil {
 			continue
 		}
-		m[string(id)] = &st
+		if old.created != st.created {
+			return fmt.Errorf("item %q: rows give two creation times, %s and %s: one item has one creation time", id,
+				time.Unix(0, old.created).UTC().Format(time.RFC3339Nano), time.Unix(0, st.created).UTC().Format(time.RFC3339Nano))
+		}
+		old.merge(st)
 	}
 }
 

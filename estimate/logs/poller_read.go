@@ -30,7 +30,8 @@ type pollerRead struct {
 	status *estimate.StatusWords
 	fn     func(estimate.Interval)
 	stats  PollerStats
-	open   map[string]*askState
+	open   *openSet
+	words  statusCache
 	spill  *askSpill
 	form   *pollerForm
 	perAsk *bool // the form of the first file: all must share it
@@ -56,7 +57,7 @@ func EachPoller(paths []string, opt PollerOptions, fn func(estimate.Interval)) (
 	if err != nil {
 		return PollerStats{}, err
 	}
-	r := &pollerRead{opt: opt, tp: tp, fn: fn, open: map[string]*askState{},
+	r := &pollerRead{opt: opt, tp: tp, fn: fn, open: newOpenSet(min(opt.MaxOpen, 1<<12)),
 		status: estimate.NewStatusWords(opt.FinalStatus, opt.PendingStatus)}
 	defer r.closeSpill()
 	for _, f := range files {
@@ -102,12 +103,12 @@ func (r *pollerRead) row(rec [][]byte, line int) error {
 	if len(rec) != len(p.names) {
 		return r.bad(line, -1, skipFields, "%d fields, want %d as in the header", len(rec), len(p.names))
 	}
+	if p.perAsk {
+		return r.ask(rec, line)
+	}
 	created, err := r.time(rec, p.created, line, false)
 	if err != nil || created == noTime {
 		return err
-	}
-	if p.perAsk {
-		return r.ask(rec, line, created)
 	}
 	return r.itemRow(rec, line, created)
 }
@@ -131,7 +132,7 @@ func (r *pollerRead) time(rec [][]byte, col, line int, empty bool) (int64, error
 // statusOf reads the status column; ok false after a bad row.
 func (r *pollerRead) statusOf(rec [][]byte, line int) (estimate.Status, bool, error) {
 	s := trim(rec[r.form.stat])
-	st, ok := r.status.Lookup(s)
+	st, ok := r.words.lookup(r.status, s)
 	if !ok {
 		return 0, false, r.bad(line, r.form.stat, skipStatus,
 			"unknown status %q (neither a known final word nor a pending one)", s)

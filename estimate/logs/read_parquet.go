@@ -327,12 +327,17 @@ type statusCache struct {
 }
 
 func (c *rowConv) lookupCached(sc *statusCache, s []byte) (estimate.Status, bool) {
+	return sc.lookup(c.status, s)
+}
+
+// lookup is words.Lookup(s), from the cache when s was looked up lately.
+func (sc *statusCache) lookup(words *estimate.StatusWords, s []byte) (estimate.Status, bool) {
 	for i := range sc.n {
 		if bytes.Equal(sc.texts[i], s) {
 			return sc.sts[i], true
 		}
 	}
-	st, ok := c.status.Lookup(s)
+	st, ok := words.Lookup(s)
 	if ok {
 		i := sc.n
 		if i == len(sc.texts) {

@@ -11,8 +11,9 @@ import (
 
 // Prometheus 2.42 scraping a client_golang exporter answers the query
 // API with the exporter's counts: pollfit reads the classic buckets'
-// answer as the same histogram as the exporter's text exposition, and
-// the native histogram's answer (schema 3, no classic buckets) as
+// answer as the same histogram as the exporter's text exposition (and
+// fits the same schedule from both, with the same figures), and the
+// native histogram's answer (schema 3, no classic buckets) as
 // buckets that each hold the observations a count of the generated ages
 // puts there; two reads subtracted hold the ages observed between them.
 func TestPrometheusScrape(t *testing.T) {
@@ -35,6 +36,9 @@ func TestPrometheusScrape(t *testing.T) {
 	if len(fromAPI.Count) != len(classicBounds)+1 {
 		t.Errorf("classic: %d buckets, want the exporter's %d and +Inf", len(fromAPI.Count), len(classicBounds))
 	}
+	// pollfit fits the same schedule, with the same figures, from the
+	// query API's answer and from the text file.
+	sameFit(t, "the query API's classic histogram", "the text exposition", fromAPI, fromText)
 
 	native := readMetric(t, nativeAPI, "")
 	checkCounts(t, "query API (native)", native, ages, true)

@@ -14,7 +14,8 @@ import (
 // server the test starts (Debian's clickhouse-server, 18.16), sketches a
 // log as pollfit does, bin for bin, and its CSVWithNames export (a
 // quoted header and quoted strings) reads as the sketch: a log with the
-// rows both reject, one with signals, and one segmented by a column.
+// rows both reject, one with signals, a poller's log of one row per
+// ask, and one segmented by a column.
 func TestClickHouseSketch(t *testing.T) {
 	ch := startClickHouse(t)
 	t.Logf("clickhouse %s", ch.version)
@@ -46,6 +47,12 @@ func TestClickHouseSketch(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameSketch(t, "clickhouse (signals)", ownSignalSketch(t, file), ch.export(t, q))
+	})
+	t.Run("poller", func(t *testing.T) {
+		file, bad := pollerLog(t, dir, 2000)
+		ch.load(t, "asks", file)
+		own, skipped := ownPollerSketch(t, file)
+		samePollerSketch(t, "clickhouse (poller)", own, ch.export(t, pollerQuery(t, "clickhouse", "asks")), skipped, bad)
 	})
 	t.Run("by", func(t *testing.T) {
 		file := segmentedLog(t, dir, 6000)

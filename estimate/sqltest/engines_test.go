@@ -29,11 +29,6 @@ func TestDuckDBSketch(t *testing.T) {
 // when given, or signal_at as a timestamp when by names it), runs query q over it and returns the CSV COPY exports.
 func duckDBExport(t *testing.T, dir, file, q, by string) []byte {
 	t.Helper()
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	cols := `'created_at': 'TIMESTAMPTZ', 'settled_at': 'TIMESTAMPTZ', 'status': 'VARCHAR'`
 	switch by {
 	case "":
@@ -42,7 +37,21 @@ func duckDBExport(t *testing.T, dir, file, q, by string) []byte {
 	default:
 		cols += ", '" + by + "': 'VARCHAR'"
 	}
-	load := `CREATE TABLE payments AS SELECT * FROM read_csv(?, header = true, columns = {` + cols + `})`
+	return duckDBLoadExport(t, dir, file, cols, q)
+}
+
+// duckDBLoadExport loads a CSV file into DuckDB's table payments, its
+// columns typed by cols (read_csv's columns), runs query q over it and
+// returns the CSV COPY exports.
+func duckDBLoadExport(t *testing.T, dir, file, cols, q string) []byte {
+	t.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	table := map[bool]string{false: "payments", true: "asks"}[strings.Contains(cols, "'asked_at'")]
+	load := `CREATE TABLE ` + table + ` AS SELECT * FROM read_csv(?, header = true, columns = {` + cols + `})`
 	if _, err := db.Exec(load, file); err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -92,11 +101,6 @@ func postgresExport(t *testing.T, file, q, by string) []byte {
 // returns the server's URL.
 func loadPostgres(t *testing.T, file, table, by string) string {
 	t.Helper()
-	url := os.Getenv("POLLFIT_PG_URL")
-	if url == "" {
-		url = startPostgres(t)
-	}
-	conn, ctx := connectPostgres(t, url)
 	cols := "created_at timestamptz, settled_at timestamptz, status text"
 	switch by {
 	case "":
@@ -105,6 +109,19 @@ func loadPostgres(t *testing.T, file, table, by string) string {
 	default:
 		cols += ", " + by + " text"
 	}
+	return loadPostgresCols(t, file, table, cols)
+}
+
+// loadPostgresCols loads a CSV file into table, of the columns cols, on
+// $POLLFIT_PG_URL, or a server it starts on loopback, and returns the
+// server's URL.
+func loadPostgresCols(t *testing.T, file, table, cols string) string {
+	t.Helper()
+	url := os.Getenv("POLLFIT_PG_URL")
+	if url == "" {
+		url = startPostgres(t)
+	}
+	conn, ctx := connectPostgres(t, url)
 	if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS "+table+"; CREATE TABLE "+table+" ("+cols+")"); err != nil {
 		t.Fatalf("create: %v", err)
 	}

@@ -37,7 +37,8 @@ func injectionCorpus(t *testing.T) []string {
 
 // hostileQueries are the queries SketchSQL writes, in a dialect, with
 // each corpus string in each field that reaches the query (the ones it
-// refuses left out), over a table payments.
+// refuses left out), over a table payments: of a log, and of a poller
+// log of one row per ask.
 func hostileQueries(t *testing.T, dialect string) (queries []string, refused int) {
 	for _, s := range injectionCorpus(t) {
 		for _, set := range []func(o *estimate.SQLOptions){
@@ -49,6 +50,11 @@ func hostileQueries(t *testing.T, dialect string) (queries []string, refused int
 			func(o *estimate.SQLOptions) { o.SignalCol = s },
 			func(o *estimate.SQLOptions) { o.By = s },
 			func(o *estimate.SQLOptions) { o.FinalStatus = []string{s} },
+			func(o *estimate.SQLOptions) { o.AskedCol = s },
+			func(o *estimate.SQLOptions) { o.AskedCol, o.IDCol = "asked_at", s },
+			func(o *estimate.SQLOptions) { o.AskedCol, o.Table, o.Query = "asked_at", "", s },
+			func(o *estimate.SQLOptions) { o.AskedCol, o.CreatedCol = "asked_at", s },
+			func(o *estimate.SQLOptions) { o.AskedCol, o.StatusCol = "asked_at", s },
 		} {
 			o := estimate.SQLOptions{Dialect: dialect, Table: "payments", Holdout: holdout, Seed: seed}
 			set(&o)
@@ -66,9 +72,9 @@ func hostileQueries(t *testing.T, dialect string) (queries []string, refused int
 // sentinelDDL makes the table the corpus drops, and a small payments.
 const sentinelDDL = `CREATE TABLE x (keep INTEGER);
 INSERT INTO x VALUES (1);
-CREATE TABLE payments (created_at TIMESTAMPTZ, settled_at TIMESTAMPTZ, status VARCHAR);
-INSERT INTO payments VALUES ('2026-11-01 10:00:00+00', '2026-11-01 10:00:03+00', 'paid'),
-  ('2026-11-01 10:00:01+00', NULL, 'pending')`
+CREATE TABLE payments (id VARCHAR, created_at TIMESTAMPTZ, settled_at TIMESTAMPTZ, asked_at TIMESTAMPTZ, status VARCHAR);
+INSERT INTO payments VALUES ('a', '2026-11-01 10:00:00+00', '2026-11-01 10:00:03+00', '2026-11-01 10:00:03+00', 'paid'),
+  ('b', '2026-11-01 10:00:01+00', NULL, '2026-11-01 10:00:02+00', 'pending')`
 
 // DuckDB runs every query pollfit writes from the corpus, through
 // duckdb-go's Exec (which runs stacked statements): the sentinel table

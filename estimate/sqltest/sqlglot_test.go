@@ -37,11 +37,13 @@ func TestSQLGlotParses(t *testing.T) {
 	}
 	for _, d := range estimate.SQLDialects() {
 		for name, o := range map[string]estimate.SQLOptions{
-			"table":  {Table: "analytics.payments"},
-			"by":     {Table: "payments", By: "method"},
-			"signal": {Table: "payments", SignalCol: "signal_at", FinalStatus: []string{"cleared"}},
-			"query":  {Query: "SELECT * FROM payments WHERE amount > 0"},
-			"quoted": {Table: `"Pay Ments"`, CreatedCol: `"Created At"`, NoStatus: true},
+			"table":         {Table: "analytics.payments"},
+			"by":            {Table: "payments", By: "method"},
+			"signal":        {Table: "payments", SignalCol: "signal_at", FinalStatus: []string{"cleared"}},
+			"query":         {Query: "SELECT * FROM payments WHERE amount > 0"},
+			"quoted":        {Table: `"Pay Ments"`, CreatedCol: `"Created At"`, NoStatus: true},
+			"poller":        {Table: "asks", AskedCol: "asked_at", FinalStatus: []string{"cleared"}},
+			"poller quoted": {Query: "SELECT * FROM asks", AskedCol: `"Asked At"`, IDCol: "payment_id"},
 		} {
 			o.Dialect, o.Holdout, o.Seed = d, 0.3, 1
 			q, err := estimate.SketchSQL(o)
