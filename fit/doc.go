@@ -32,7 +32,8 @@
 //     width of the log's window: the smallest nice age (1, 2, 5, 10, 15,
 //     30 × s, min, h, then days) by which 99% of the final answers have
 //     landed by the Kaplan–Meier estimate (DefaultGiveUp), capped at the
-//     longest baseline's end when every baseline stops. Never keeps a
+//     longest baseline's end, rounded up to a whole second, when every
+//     baseline stops. Never keeps a
 //     schedule that never stops, costed explicitly as it runs.
 //
 // Study is the pipeline built on it: it splits a sample (Sample: items,

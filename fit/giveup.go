@@ -115,7 +115,10 @@ func percent(x float64) string {
 }
 
 // capGiveUp caps g at the longest end of the baselines, when every one
-// of them stops: a comparison is made at the age the baselines give up.
+// of them stops: a comparison is made at the age the baselines give up,
+// rounded up to a whole second (10 ms below a second) so that the
+// fitted schedule's last ask reads as a round age: a backoff's end,
+// 3m20.751729705s, gives 3m21s.
 func capGiveUp(g GiveUp, baselines []Baseline, answered func(t float64) float64, total float64) GiveUp {
 	var longest time.Duration
 	name := ""
@@ -131,11 +134,31 @@ func capGiveUp(g GiveUp, baselines []Baseline, answered func(t float64) float64,
 	if name == "" || longest >= g.Age {
 		return g
 	}
+	age, where := roundUpAge(longest), "there"
+	if age != longest {
+		where = "at " + schedule.FormatDuration(longest.Round(time.Millisecond)) + ", rounded up"
+	}
+	if age >= g.Age {
+		return g
+	}
 	got := 1.0
 	if total > 0 {
-		got = answered(longest.Seconds()) / total
+		got = answered(age.Seconds()) / total
 	}
-	return GiveUp{Age: longest, Share: got, Of: g.Of, Reason: fmt.Sprintf("%s stops there; %s of %s answers land by then", name, percent(got), possessive(g.Of))}
+	return GiveUp{Age: age, Share: got, Of: g.Of, Reason: fmt.Sprintf("%s stops %s; %s of %s answers land by then", name, where, percent(got), possessive(g.Of))}
+}
+
+// roundUpAge rounds an age up to a whole second, or to 10 ms below a
+// second.
+func roundUpAge(a time.Duration) time.Duration {
+	u := time.Second
+	if a < time.Second {
+		u = 10 * time.Millisecond
+	}
+	if r := a % u; r != 0 {
+		a += u - r
+	}
+	return a
 }
 
 // SampleGiveUp is DefaultGiveUp on a sample's Kaplan–Meier estimate:

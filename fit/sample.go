@@ -53,6 +53,24 @@ func (s Sample) Total() float64 {
 	return t
 }
 
+// AnsweredBy is the share of the sample's items with a final answer at
+// age t seconds or earlier: what an ask at t sees answered (0 for an
+// empty sample).
+func (s Sample) AnsweredBy(t float64) float64 {
+	var by, all float64
+	for i, it := range s.Items {
+		w := s.Weight(i)
+		all += w
+		if it.Status.Final() && it.Age <= t {
+			by += w
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return by / all
+}
+
 // Weighted reports whether the sample carries weights.
 func (s Sample) Weighted() bool { return s.Weights != nil }
 

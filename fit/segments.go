@@ -143,7 +143,11 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 		}
 	}
 	all, allTest := joinSamples(trains), joinSamples(tests)
-	res, err := Study(ctx, all, &HeldOut{Sample: allTest, Holdout: opt.Holdout, Seed: opt.Seed}, opt.StudyOptions)
+	prog := newSegmentProgress(opt.Progress)
+	shared := opt.StudyOptions
+	shared.Progress = prog.shared()
+	opt.Progress = nil // the segments' own studies run in parallel: prog counts them
+	res, err := Study(ctx, all, &HeldOut{Sample: allTest, Holdout: opt.Holdout, Seed: opt.Seed}, shared)
 	if err != nil {
 		return nil, fmt.Errorf("the shared schedule: %w", err)
 	}
@@ -157,10 +161,10 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 		f.Fallback = f.Final < float64(opt.MinFinal)
 		out.Segments = append(out.Segments, f)
 	}
-	if err := out.allocate(ctx, trains, tests, opt); err != nil {
+	if err := out.allocate(ctx, trains, tests, opt, prog); err != nil {
 		return nil, err
 	}
-	if err := out.fitSegments(ctx, segs, trains, tests, opt); err != nil {
+	if err := out.fitSegments(ctx, segs, trains, tests, opt, prog.start("values fitted", len(segs))); err != nil {
 		return nil, err
 	}
 	out.total()

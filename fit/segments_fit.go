@@ -13,7 +13,7 @@ import (
 // allocate sets each segment's budget: a fallback's is what the shared
 // schedule costs on its fitting items; the others share what is left
 // (Allocate), or get the budget each with PerSegment.
-func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt SegmentOptions) error {
+func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt SegmentOptions, prog *segmentProgress) error {
 	var total, fixed, big float64
 	var idx []int
 	for i := range s.Segments {
@@ -41,12 +41,14 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 	}
 	curves := make([][]CostLag, len(idx))
 	w := make([]float64, len(idx))
+	done := prog.start("the values' cost curves", len(idx))
 	err := parallel(len(idx), func(k int) error {
 		i := idx[k]
 		c, err := segmentCurve(ctx, trains[i], tests[i], opt.StudyOptions, budgetGrid(left))
 		if err != nil {
 			return fmt.Errorf("segment %q: %w", s.Segments[i].Value, err)
 		}
+		done()
 		curves[k], w[k] = c, s.Segments[i].Items
 		return nil
 	})
@@ -136,8 +138,9 @@ func segmentCurve(ctx context.Context, train, test Sample, opt StudyOptions, bud
 // budget, beside its own baselines and the options' as Study compares
 // them, measures the shared schedule on the fallbacks, and sets what
 // each segment's decision weighs it against, and the decision.
-func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, tests []Sample, opt SegmentOptions) error {
+func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, tests []Sample, opt SegmentOptions, done func()) error {
 	return parallel(len(s.Segments), func(i int) error {
+		defer done()
 		f := &s.Segments[i]
 		o := opt
 		o.Baselines = append(slices.Clone(segs[i].Baselines), opt.Baselines...)

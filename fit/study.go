@@ -27,7 +27,7 @@ type StudyOptions struct {
 	// Baselines are given: the first baseline's cost on the fitting
 	// items is the budget. Horizon is the give-up age H: zero chooses
 	// the default (see DefaultGiveUp, capped at the longest baseline's
-	// end when every baseline stops), Never keeps a schedule that never
+	// end, rounded up to a whole second, when every baseline stops), Never keeps a schedule that never
 	// stops. StuckAsks zero derives the cap: the baseline's own stuck
 	// cost when its cost is the budget, else DefaultStuckFactor × the
 	// requests budget (or the requests a price buys).
@@ -79,7 +79,9 @@ type StudyOptions struct {
 	NoLimit string
 	// Progress, when set, is told each stage of the work as it starts
 	// ("fitting", "the limit", ..., "budget 3 of 20" in a frontier), from
-	// the calling goroutine.
+	// the calling goroutine; StudySegments tells it the one schedule's
+	// stages and how many values' fits are done, from the fits'
+	// goroutines, one call at a time.
 	Progress func(stage string)
 }
 

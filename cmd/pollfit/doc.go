@@ -292,9 +292,24 @@
 // (--stuck-asks; by default a baseline's own when its cost is the budget, else
 // 8 × the requests budget). It reports the schedule to ship, at most
 // --segments clauses (default 4) of nice intervals (1, 2, 5, 10, 15, 30 × ms,
-// s, min) chosen by dynamic programming at the budget and polished by local
-// moves; the limit, the exact optimum computed on the very items the table
-// measures at the fitted schedule's cost (a mix of two exact schedules, so
+// s, min; 100, 200, 500 ms; 1, 2, 3, 6, 12, 24, 48 h; 7 and 30 days) ending
+// on nice boundaries (1, 2, 3, 5, 10, 15, 20, 30, 45 × ms, s, min; 1, 1.5, 2,
+// 3, 4, 6, 8, 12, 18, 24, 36, 48, 60, 72 h; whole days up to 60), chosen by dynamic programming at the budget and polished
+// by local moves. An "at" list of explicit asks at nice ages counts as one
+// clause for its first four asks and one more for each ask after them (a
+// clause that asks once is written into the list before it); a burst after a
+// deadline is one more clause whatever its length, at most 32 asks at the
+// deadline's own ages, and may split the clause it lands in, so a log with
+// one deadline ships up to --segments + 2. A give-up age no clause lands on
+// gets a lone last ask there, which the cap does not count, the clause before
+// it ending on its own last ask (its start plus a whole number of its
+// interval, a round second); a give-up age capped at a baseline's end is
+// rounded up to a whole second. The
+// first ask is at --first-ask (default 0, ask at once), which costs every
+// item one request: a line under the budget says what share of the held-out
+// items it sees answered, and when that is next to none a later --first-ask
+// spends the request better. Beside the schedule it reports the limit, the
+// exact optimum computed on the very items the table measures at the fitted schedule's cost (a mix of two exact schedules, so
 // that it spends exactly that; "limit (by age)" when a row also uses signals
 // or wall-clock asks, which it does not cover); the exact optimum fitted on
 // the fitting items (--segments 0 ships it); and for models the continuous

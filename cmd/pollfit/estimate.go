@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -121,9 +120,7 @@ by Turnbull's NPMLE; metrics count only answers, so --pending N or
 					}
 				}
 				if *asJSON {
-					enc := json.NewEncoder(e.stdout)
-					enc.SetIndent("", "  ")
-					return enc.Encode(sum.report)
+					return writeJSON(e.stdout, sum.report)
 				}
 				return sum.writeText(e.stdout)
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -131,9 +130,7 @@ func (f *intervalFlags) estimateIntervals(e *env, kind string, opt logs.Options,
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return writeJSON(e.stdout, sum)
 	}
 	return sum.writeText(e.stdout)
 }

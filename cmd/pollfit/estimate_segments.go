@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -68,9 +67,7 @@ func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []floa
 	if !asJSON {
 		return nil
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
+	return writeJSON(e.stdout, struct {
 		By       string                `json:"by"`
 		Segments []estimateSegmentJSON `json:"segments"`
 	}{by, out})

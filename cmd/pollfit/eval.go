@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -294,9 +293,7 @@ func printEvalJSON(e *env, horizon time.Duration, ms []fit.Row) error {
 		Horizon   float64   `json:"horizon_s"`
 		Schedules []fit.Row `json:"schedules"`
 	}{horizon.Seconds(), ms}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(e.stdout, out)
 }
 
 func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp, notes []string) {
@@ -314,11 +311,15 @@ func printEvalTable(e *env, ms []fit.Row, stats logs.Stats, g *fit.GiveUp, notes
 	fmt.Fprintln(e.stdout)
 	writeEvalRows(e.stdout, ms)
 	fmt.Fprintln(e.stdout)
-	for _, m := range ms {
-		if m.Name != m.Schedule { // an unnamed schedule's name is its text already
-			fmt.Fprintf(e.stdout, "%s: %s\n", m.Name, m.Schedule)
-		} else if m.Spread != nil {
-			fmt.Fprintf(e.stdout, "%s:\n", m.Name)
+	labels := evalLabels(ms)
+	for i, m := range ms {
+		switch {
+		case labels[i] != m.Name && m.Name != m.Schedule: // a long strategy: #i, its spec and its asks
+			fmt.Fprintf(e.stdout, "%s: %s: %s\n", labels[i], m.Name, m.Schedule)
+		case labels[i] != m.Schedule: // a short unnamed schedule's name is its text already
+			fmt.Fprintf(e.stdout, "%s: %s\n", labels[i], m.Schedule)
+		case m.Spread != nil:
+			fmt.Fprintf(e.stdout, "%s:\n", labels[i])
 		}
 		if sp := m.Spread; sp != nil {
 			fmt.Fprintf(e.stdout, "  medians of %d realisations; 10th-90th percentile: lag mean %s-%s, req/item %.2f-%.2f\n",
@@ -337,9 +338,10 @@ func writeEvalRows(w io.Writer, ms []fit.Row) {
 		}
 	}
 	fmt.Fprintln(tw, head+"\thorizon\t")
-	for _, m := range ms {
+	labels := evalLabels(ms)
+	for i, m := range ms {
 		l := m.Lag
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s", m.Name, count(m.Detected), count(m.Missed), count(m.Pending),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s", labels[i], count(m.Detected), count(m.Missed), count(m.Pending),
 			schedule.FormatAge(l.Mean), schedule.FormatAge(l.P50), schedule.FormatAge(l.P90), schedule.FormatAge(l.P95), schedule.FormatAge(l.P99), schedule.FormatAge(l.Max), m.RequestsPerItem, count(m.Stuck))
 		for _, a := range m.AsksBy {
 			fmt.Fprintf(tw, "\t%s", count(a))
@@ -347,6 +349,24 @@ func writeEvalRows(w io.Writer, ms []fit.Row) {
 		fmt.Fprintf(tw, "\t%s\t\n", schedule.FormatDuration(m.Horizon.Round(time.Millisecond)))
 	}
 	tw.Flush()
+}
+
+// maxEvalName is the widest name eval's table shows; a longer one (an
+// unnamed schedule or strategy, named by its text) is shown as #1, #2,
+// ... (its place on the command line) and spelled out under the table.
+const maxEvalName = 24
+
+// evalLabels are the table's names: each row's, or #i for one longer
+// than maxEvalName.
+func evalLabels(ms []fit.Row) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Name
+		if len(m.Name) > maxEvalName {
+			out[i] = fmt.Sprintf("#%d", i+1)
+		}
+	}
+	return out
 }
 
 func skippedTotal(stats logs.Stats) int64 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/pollfit/pollfit/estimate/logs"
@@ -47,9 +46,7 @@ func evalSegments(e *env, segs []fit.Segment, named []namedSchedule, opt fit.Rep
 			By        string            `json:"by"`
 			Segments  []evalSegmentJSON `json:"segments"`
 		}{opt.Horizon.Seconds(), all, r.by, out}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return writeJSON(e.stdout, doc)
 	}
 	printEvalTable(e, all, stats, g, nil)
 	for _, s := range out {

@@ -46,9 +46,12 @@ by default a baseline's own when its cost is the budget, else 8 × the
 requests budget).
 
 It reports the schedule to ship (at most --segments clauses of nice
-intervals; --segments 0 for the exact ask ages), the limit (the exact
-optimum on the very items the table measures, at the fitted schedule's cost
-there), the exact optimum fitted on the fitting items, and each baseline
+intervals, an "at" list of explicit asks counting as one clause for up to
+four asks; the first ask at --first-ask, 0 by default, and a line saying
+what it buys; --segments 0 for the exact ask ages; 'pollfit help fitting'
+has the rules), the limit (the exact optimum on the very items the table
+measures, at the fitted schedule's cost there), the exact optimum fitted on
+the fitting items, and each baseline
 with the fit at its cost, on a random --holdout share of the log it was not
 fitted on. A model has no hold-out: its figures are exact.
 
@@ -158,7 +161,7 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.StringVar(&v.maxIval, "max-interval", "", "longest gap between asks")
 	fs.StringVar(&v.obj, "objective", "mean", "what to minimise: mean or rms lag")
 	fs.IntVar(&v.segments, "segments", 4, "most clauses of constant interval; 0 for the exact ask ages")
-	fs.BoolVar(&v.nice, "nice", true, "intervals of 1, 2, 5, 10, 15, 30 × ms, s, min and round boundaries (false: two significant digits)")
+	fs.BoolVar(&v.nice, "nice", true, "nice intervals and boundaries, as pollfit help fitting lists them (false: about two significant digits)")
 	fs.StringVar(&v.model, "model", "", "fit to a model such as 'lognormal(median=12s, sigma=0.5)' instead of logs")
 	fs.StringArrayVar(&v.baselines, "baseline", nil, "a schedule to compare with, NAME=SPEC: a schedule, a deterministic retry strategy or @FILE (repeatable)")
 	fs.Float64Var(&v.holdout, "holdout", 0.3, "share of a log held out to measure on (0: measure on the fitting items)")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"math"
 
@@ -160,9 +159,7 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 	if sm := res.Smoothing; sm != nil {
 		out.Smoothing = &smoothingJSON{sm.Bandwidth, sm.Rule, sm.Factor}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 // libraryJSON is the best member of a library family; grpc_client is

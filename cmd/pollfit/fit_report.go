@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"text/tabwriter"
+	"time"
 
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
@@ -46,7 +47,11 @@ func (r *fitReport) writeText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "budget: %s; objective: %s lag\n", b, res.Objective)
 	fmt.Fprintln(w, giveUpText(res))
-	fmt.Fprintf(w, "stuck cap: %d asks by %s (%s)\n\n", res.StuckCap, stuckAge(res), res.StuckCapReason)
+	fmt.Fprintf(w, "stuck cap: %d asks by %s (%s)\n", res.StuckCap, stuckAge(res), res.StuckCapReason)
+	if l := firstAskText(res, r.heldOutSample(), r.opt.FirstAsk); l != "" {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w)
 	r.writeTable(w)
 	writeIntervals(w, res)
 	fmt.Fprintf(w, "\n%s\n", res.LimitNote)
@@ -78,6 +83,34 @@ func (r *fitReport) writeText(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// firstAskText says what the fitted schedule's first ask buys: the share
+// of the held-out items it sees answered, against the request it costs
+// every item; "" for a model (no items) or a schedule that does not
+// start with an ask at --first-ask.
+func firstAskText(res *fit.StudyResult, held fit.Sample, first time.Duration) string {
+	if held.Len() == 0 {
+		return ""
+	}
+	if a, ok := res.Schedule.Timeline().Next(0); !ok || a != first {
+		return ""
+	}
+	return fmt.Sprintf("first ask at %s (--first-ask to change): it sees %s of the held-out items answered, at one request for every item (of the fitted %.2f)",
+		schedule.FormatDuration(first), share(held.AnsweredBy(first.Seconds())), res.Fitted.RequestsPerItem)
+}
+
+// heldOutSample is the sample the table is measured on: the sketch's
+// held-out part, or the part the study held out itself (empty for a
+// model).
+func (r *fitReport) heldOutSample() fit.Sample {
+	if r.heldOut != nil {
+		return r.heldOut.Sample
+	}
+	if r.res.HeldOut != nil {
+		return *r.res.HeldOut
+	}
+	return fit.Sample{}
 }
 
 // giveUpText is the give-up line.

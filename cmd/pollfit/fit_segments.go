@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -57,7 +56,10 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	if err := segmentBaselines(bf.by, segs, own); err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
+	line := newStageLine(e, cmd+" --by "+bf.by, rf.quiet)
+	opt.Progress = line.progress()
 	res, err := fit.StudySegments(e.context(), segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
+	line.stop()
 	if err != nil {
 		return nil, fmt.Errorf("%s: --by %s: %w", cmd, bf.by, err)
 	}
@@ -253,9 +255,7 @@ func (r *segmentReport) writeJSON(w io.Writer) error {
 		out.Segments = append(out.Segments, segmentJSON{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
 			Budget: f.Budget, Fallback: f.Fallback, Schedule: schedule.Format(f.Schedule), Row: f.Row})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 // exportSegments are the segments' schedules for export.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"io"
 	"strconv"
 
@@ -110,7 +109,5 @@ type frontierJSON struct {
 }
 
 func writeFrontierJSON(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, notes []string) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(frontierJSON{frontierRows(pts, base), notes})
+	return writeJSON(w, frontierJSON{frontierRows(pts, base), notes})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/pollfit/pollfit/estimate/source"
@@ -52,11 +51,9 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 	if !asJSON {
 		return nil
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
 	doc := map[string]any{"by": by, "segments": out}
 	if len(notes) > 0 {
 		doc["notes"] = notes
 	}
-	return enc.Encode(doc)
+	return writeJSON(e.stdout, doc)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,8 +78,10 @@ func TestCommandPlots(t *testing.T) {
 		m.Name = n.name
 		ms = append(ms, m)
 	}
-	if got := names(evalPlot(fit.ItemSample(its), named, ms)); strings.Join(got, ",") != "a,b" {
-		t.Errorf("eval plot series %q", got)
+	// eval --plot's legend gives each schedule's requests per item.
+	want := fmt.Sprintf("a, %.2f req/item|b, %.2f req/item", ms[0].RequestsPerItem, ms[1].RequestsPerItem)
+	if got := names(evalPlot(fit.ItemSample(its), named, ms)); strings.Join(got, "|") != want {
+		t.Errorf("eval plot series %q, want %q", got, want)
 	}
 	st, err := fit.Study(context.Background(), fit.ItemSample(its), nil, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 5}}})
 	if err != nil {

@@ -33,8 +33,12 @@ func newStageLine(e *env, cmd string, quiet bool) *stageLine {
 	return l
 }
 
-// set is fit.StudyOptions.Progress: the stage that starts.
+// set is fit.StudyOptions.Progress: the stage that starts (nothing on
+// a nil line).
 func (l *stageLine) set(stage string) {
+	if l == nil {
+		return
+	}
 	l.mu.Lock()
 	l.stage = stage
 	l.mu.Unlock()

@@ -89,11 +89,14 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Shapes: shapeLines(rep.res), Clauses: rep.opt.Segments}
+		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Version: version(), Shapes: shapeLines(rep.res), Clauses: rep.opt.Segments}
 		if opt.Title == "" {
 			opt.Title = "pollfit report: " + strings.Join(args, ", ")
 		}
+		draw := newStageLine(e, "report", rf.quiet)
+		draw.set("the figures")
 		r, err := report.Build(rep.res, front, opt)
+		draw.stop()
 		if err != nil {
 			return err
 		}
@@ -110,7 +113,11 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 				fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", w)
 			}
 		}
-		if err := writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return report.Write(w, r) }); err != nil {
+		draw = newStageLine(e, "report", rf.quiet)
+		draw.set("drawing the page")
+		err = writeOutput(*out, *force, e.stdout, func(w io.Writer) error { return report.Write(w, r) })
+		draw.stop()
+		if err != nil {
 			return err
 		}
 		if *out != "" && *out != "-" && !rf.quiet {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -11,7 +12,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar and testdata/golden")
 
+// testBuildInfo is the build every test's pollfit reports, so that
+// output carrying the version (--version, --json's pollfit_version, the
+// report's footer) is the same whatever built the test binary.
+var testBuildInfo = debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-test"},
+	Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "false"}}}
+
 func TestMain(m *testing.M) {
+	readBuildInfo = func() (*debug.BuildInfo, bool) { return &testBuildInfo, true }
 	testscript.Main(m, map[string]func(){
 		"pollfit": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 	})

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"image/color"
 	"sort"
 
 	"gonum.org/v1/plot/plotter"
@@ -68,10 +69,14 @@ func Survival(kmT, kmS, censored, smoothT, smoothS []float64, m Marks) *Figure {
 	lo, hi = withMarks(lo, hi, m)
 	steps := clean(staircase(kmT, kmS, 1, hi), true, false)
 	steps = thin(steps, lo, hi, 0, 1, true, false)
-	fig.addLine("Kaplan–Meier", steps, lineStyle(0, 1.5, false))
+	fig.addLine("Kaplan–Meier", steps, lineStyle(0, 1, false))
 	if len(smoothT) > 0 {
+		// Drawn over the steps it follows closely: wide and half
+		// transparent, so that both stay visible.
 		s := thin(xy(smoothT, smoothS, true, false), lo, hi, 0, 1, true, false)
-		fig.addLine("smoothed", s, lineStyle(2, 1.2, true))
+		ls := lineStyle(2, 3.2, false)
+		ls.Color = halfAlpha(ls.Color)
+		fig.addLine("smoothed", s, ls)
 	}
 	if marks := censorMarks(kmT, kmS, censored, lo, hi); len(marks) > 0 {
 		fig.addPoints("censored (pending)", marks, Palette(1), draw.PlusGlyph{}, 2.5)
@@ -120,4 +125,10 @@ func withMarks(lo, hi float64, m Marks) (float64, float64) {
 		}
 	}
 	return lo, hi
+}
+
+// halfAlpha is c at half opacity.
+func halfAlpha(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 128}
 }

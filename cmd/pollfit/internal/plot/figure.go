@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Kind is how a series is drawn.
@@ -40,8 +41,11 @@ type Figure struct {
 	Title string
 	// Series lists what was drawn, in drawing order.
 	Series []Series
-	// Width and Height are the picture's size (default Width, Height).
+	// Width and Height are the size of the picture's plot (default
+	// Width, Height); the legend's strip under it adds to the height.
 	Width, Height vg.Length
+
+	entries []entry // the legend, drawn under the plot
 }
 
 // Default picture size: wide enough for a laptop column, legible when a
@@ -74,18 +78,16 @@ func (f *Figure) WriteTo(w io.Writer, format string) error {
 	default:
 		return fmt.Errorf("plot: unknown format %q (svg or png)", format)
 	}
-	wd, ht := f.size()
+	wd, ht := f.pageSize()
 	if format == "png" {
 		c := vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(PNGDPI))
-		f.Plot.Draw(draw.New(c))
+		f.draw(draw.New(c))
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	}
-	wt, err := f.Plot.WriterTo(wd, ht, format)
-	if err != nil {
-		return err
-	}
-	_, err = wt.WriteTo(w)
+	c := vgsvg.New(wd, ht)
+	f.draw(draw.New(c))
+	_, err := c.WriteTo(w)
 	return err
 }
 

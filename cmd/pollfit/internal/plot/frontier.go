@@ -1,10 +1,6 @@
 package plot
 
 import (
-	"image/color"
-
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
@@ -51,25 +47,18 @@ func Frontier(curves []Curve, points []Point) *Figure {
 		fig.addCurve(c, 3+i, xlo, xhi, ylo, yhi, false, true)
 	}
 	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.RingGlyph{}, draw.CrossGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
-	// Labels are staggered up and down so that nearby points (a fit and
-	// the schedule it matches) stay legible.
-	offsets := []vg.Point{{X: 6, Y: 3}, {X: 6, Y: -11}, {X: 6, Y: 15}, {X: 6, Y: -23}}
+	// Each point is named beside it, where no other name is (see
+	// pointLabels).
+	labels := newPointLabels()
 	for i, p := range points {
 		pts := xy([]float64{p.Cost}, []float64{p.Wait}, false, true)
 		if len(pts) == 0 {
 			continue
 		}
 		fig.addPoints(p.Name, pts, Palette(i), shapes[i%len(shapes)], 4)
-		l, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: []string{p.Name}})
-		if err != nil {
-			continue
-		}
-		l.TextStyle[0].Font.Size = vg.Points(8.5)
-		l.TextStyle[0].Font.Variant = sans
-		l.TextStyle[0].Color = color.Gray{Y: 60}
-		l.Offset = offsets[i%len(offsets)]
-		fig.Plot.Add(l)
+		labels.add(pts[0].X, pts[0].Y, p.Name)
 	}
+	fig.Plot.Add(labels)
 	fig.Plot.X.Tick.Marker = countTicks{}
 	fig.Plot.X.Min, fig.Plot.X.Max = xlo, xhi
 	fig.Plot.Y.Scale = logScale{}

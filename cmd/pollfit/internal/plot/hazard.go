@@ -63,7 +63,7 @@ func Hazard(t, h []float64, rates []Curve, asks []float64) *Figure {
 	// Hazards fall towards zero in the tails; show four decades below
 	// the top at most.
 	ylo = max(ylo, yhi*1e-4)
-	ylo, yhi = ylo/1.5, yhi*8 // room for the legend above the curves
+	ylo, yhi = ylo/1.5, yhi*1.5 // the legend is under the picture, not above the curves
 	hz := clipY(xy(t, h, true, true), ylo)
 	fig.addLine("hazard h(t)", thin(hz, lo, hi, ylo, yhi, true, true), lineStyle(7, 1.5, false))
 	for i, c := range rates {
@@ -127,11 +127,21 @@ func stepsOf(pts plotter.XYs, end float64) plotter.XYs {
 	return out
 }
 
-// clipY raises values below lo to lo, so a curve running off the bottom
-// of a log axis is drawn along it instead of being cut.
+// clipY drops the points below lo at either end, so that a curve
+// rising from zero starts where it enters a log axis rather than as a
+// flat stub along its bottom, and raises the values below lo between
+// them to lo, so a dip off the axis is drawn along it instead of cut.
 func clipY(pts plotter.XYs, lo float64) plotter.XYs {
-	for i := range pts {
-		pts[i].Y = max(pts[i].Y, lo)
+	i, j := 0, len(pts)
+	for i < j && !(pts[i].Y >= lo) {
+		i++
+	}
+	for j > i && !(pts[j-1].Y >= lo) {
+		j--
+	}
+	pts = pts[i:j]
+	for k := range pts {
+		pts[k].Y = max(pts[k].Y, lo)
 	}
 	return pts
 }

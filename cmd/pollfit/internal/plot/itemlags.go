@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -39,11 +40,21 @@ func lagCurves(ms []fit.Metrics, scheds []*schedule.Schedule, smp fit.Sample) []
 	for i, m := range ms {
 		if lags, ok := ItemLags(scheds[i], smp.Items, m.Horizon); ok && !smp.Weighted() {
 			x, y := ECDF(lags)
-			cs = append(cs, Curve{Name: m.Name, X: x, Y: y, Steps: true})
+			cs = append(cs, Curve{Name: withCost(m.Name, m.RequestsPerItem), X: x, Y: y, Steps: true})
 			continue
 		}
 		x, y := percentileCurve(m.Lag)
-		cs = append(cs, Curve{Name: m.Name, X: x, Y: y})
+		cs = append(cs, Curve{Name: withCost(m.Name, m.RequestsPerItem), X: x, Y: y})
 	}
 	return cs
+}
+
+// withCost is a schedule's legend name with its requests per item, so
+// that a legend comparing schedules says what each one spends: "now,
+// 20.09 req/item".
+func withCost(name string, requests float64) string {
+	if !finite(requests) {
+		return name
+	}
+	return fmt.Sprintf("%s, %.2f req/item", name, requests)
 }

@@ -61,20 +61,20 @@ func ItemsOf(st *fit.StudyResult) *Figure {
 		c := st.Baselines[0]
 		s, err := schedule.Parse(c.Baseline.Schedule)
 		if err == nil {
-			lanes = append(lanes, Lane{c.Name, s})
+			lanes = append(lanes, Lane{withCost(c.Name, c.Baseline.RequestsPerItem), s})
 		}
 	}
-	lanes = append(lanes, Lane{st.Fitted.Name, st.Schedule})
+	lanes = append(lanes, Lane{withCost(st.Fitted.Name, st.Fitted.RequestsPerItem), st.Schedule})
 	return Items(items, lanes, st.Fitted.Horizon)
 }
 
 // Layout of the items picture, in rows: a lane's offset from its row's
-// centre, the bars' height and the band left above the rows for the
-// legend.
+// centre, the bars' height and the margin above the top row (the legend
+// is under the picture).
 const (
 	laneGap     = 0.36
 	barHeight   = 0.22
-	legendRows  = 2.4
+	legendRows  = 0.3
 	ringRadius  = 3.2
 	dotRadius   = 1.5
 	rowPoints   = 17
@@ -272,9 +272,9 @@ func (ip *itemPlot) legend(fig *Figure) {
 		} else if k == len(ip.lanes)-1 {
 			pos = "lower"
 		}
-		fig.Plot.Legend.Add(l.Name+" ("+pos+" lane): asks, lag", laneThumb{laneColour(k, len(ip.lanes))})
+		fig.legend(l.Name+" ("+pos+" lane): asks, lag", laneThumb{laneColour(k, len(ip.lanes))})
 	}
-	fig.Plot.Legend.Add("answer", ringThumb{})
+	fig.legend("answer", ringThumb{})
 }
 
 // laneThumb is a lane's legend mark: a lag bar ending in an ask.

@@ -133,14 +133,14 @@ func TestItemsPicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	circles, bars := marks(t, svg)
-	w, ht := fig.size()
-	da := fig.Plot.DataCanvas(draw.New(vgsvg.New(w, ht)))
+	w, ht := fig.pageSize()
+	da := fig.Plot.DataCanvas(fig.plotArea(draw.New(vgsvg.New(w, ht))))
 	tx, ty := fig.Plot.Transforms(&da)
 	near := func(a, b float64) bool { return math.Abs(a-b) < 0.02 }
 	sec := func(d time.Duration) float64 { return float64(tx(d.Seconds())) }
 	rowsSeen := map[float64]bool{}
 	for _, c := range circles {
-		if !c.ring && float64(ty(float64(len(its))-0.5)) > c.y {
+		if !c.ring && float64(ty(float64(len(its))-0.5)) > c.y && c.y > float64(da.Min.Y) { // not the legend's, above or below
 			rowsSeen[math.Round(c.y*10)/10] = true
 		}
 	}

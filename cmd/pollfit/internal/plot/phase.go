@@ -49,7 +49,7 @@ func Phase(phases []float64, period, phase float64, bins int) *Figure {
 	h.LineStyle.Width = vg.Points(0.3)
 	h.LineStyle.Color = Palette(7)
 	fig.Plot.Add(h)
-	fig.Plot.Legend.Add("answers", h)
+	fig.legend("answers", h)
 	fig.add("answers", Bars, bins)
 	if phase > 0 {
 		fig.addRules("estimated batch phase", []float64{phase}, lineStyle(1, 1.2, true), false)

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"gonum.org/v1/plot/vg"
 	"image/png"
 	"math"
 	"slices"
@@ -205,13 +206,14 @@ func TestWriteTo(t *testing.T) {
 	if err := fig.WriteTo(&b, "png"); err != nil || !bytes.HasPrefix(b.Bytes(), []byte("\x89PNG")) {
 		t.Fatalf("png: %v, %q", err, b.Bytes()[:min(8, b.Len())])
 	}
-	// 5 × 3.3 inches at 150 dpi.
+	// 5 × 3.3 inches at 150 dpi, and the legend's strip under the plot.
 	img, err := png.Decode(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sz := img.Bounds().Size(); sz.X != 750 || sz.Y != 495 {
-		t.Errorf("png is %v pixels, want 750 × 495", sz)
+	strip := int(math.Round(float64(fig.legendHeight(fig.legendColumns(Width)) / vg.Inch * 150)))
+	if sz := img.Bounds().Size(); sz.X != 750 || sz.Y != 495+strip || strip < 10 {
+		t.Errorf("png is %v pixels, want 750 × 495 + %d for the legend", sz, strip)
 	}
 	if err := fig.WriteTo(&b, "gif"); err == nil {
 		t.Error("gif: no error")

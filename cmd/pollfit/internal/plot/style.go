@@ -129,7 +129,7 @@ func (f *Figure) addLine(name string, pts plotter.XYs, ls draw.LineStyle) {
 	l.LineStyle = ls
 	f.Plot.Add(l)
 	if name != "" {
-		f.Plot.Legend.Add(name, l)
+		f.legend(name, l)
 	}
 	f.add(name, Line, len(pts))
 }
@@ -146,7 +146,7 @@ func (f *Figure) addPoints(name string, pts plotter.XYs, c color.Color, shape dr
 	s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(radius), Shape: shape}
 	f.Plot.Add(s)
 	if name != "" {
-		f.Plot.Legend.Add(name, s)
+		f.legend(name, s)
 	}
 	f.add(name, Points, len(pts))
 }
@@ -166,7 +166,7 @@ func (f *Figure) addRules(name string, xs []float64, ls draw.LineStyle, logX boo
 	r := &rules{xs: kept, style: ls}
 	f.Plot.Add(r)
 	if name != "" {
-		f.Plot.Legend.Add(name, r)
+		f.legend(name, r)
 	}
 	f.add(name, Rules, len(kept))
 }
@@ -216,7 +216,7 @@ func (f *Figure) addTicks(name string, xs []float64, ls draw.LineStyle, logX boo
 	r := &rules{xs: kept, style: ls, frac: 0.06}
 	f.Plot.Add(r)
 	if name != "" {
-		f.Plot.Legend.Add(name, r)
+		f.legend(name, r)
 	}
 	f.add(name, Ticks, len(kept))
 }

@@ -11,10 +11,11 @@ import (
 
 // Options are the settings of Build.
 type Options struct {
-	// Title, Inputs and Command are copied to the report.
+	// Title, Inputs, Command and Version are copied to the report.
 	Title   string
 	Inputs  []string
 	Command string
+	Version string
 	// Shapes are sentences about the shapes the fit tried, shown as a
 	// fact.
 	Shapes []string
@@ -32,7 +33,7 @@ func Build(study *fit.StudyResult, front []fit.FrontierPoint, opt Options) (*Rep
 	if study == nil || study.FitOn == nil {
 		return nil, errors.New("report: no study of a log")
 	}
-	r := &Report{Title: opt.Title, Inputs: opt.Inputs, Command: opt.Command, Study: study}
+	r := &Report{Title: opt.Title, Inputs: opt.Inputs, Command: opt.Command, Version: opt.Version, Study: study}
 	r.Warnings = append(r.Warnings, study.Notes...)
 	b := &builder{r: r, opt: opt, study: study, train: study.FitOn.Items, test: study.HeldOut.Items}
 	b.estimate()

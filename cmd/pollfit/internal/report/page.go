@@ -35,8 +35,8 @@ figure svg { display: block; width: 100%; height: auto; max-width: 40rem; margin
 figcaption { color: var(--muted); font-size: 0.92rem; }
 .table { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; font-size: 0.9rem; min-width: 100%; }
-th, td { padding: 0.3rem 0.55rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
-th { background: #f6f8fa; position: sticky; top: 0; }
+th, td { padding: 0.3rem 0.35rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
+th { background: #f6f8fa; position: sticky; top: 0; white-space: normal; vertical-align: bottom; }
 td.name, th.name { text-align: left; font-weight: 600; }
 td.schedule, th.schedule { text-align: left; white-space: normal; min-width: 14rem; overflow-wrap: anywhere; }
 h3 { font-size: 1rem; margin: 1.2rem 0 0.3rem; }
@@ -160,6 +160,9 @@ a { color: var(--accent); }
 <h2>Reproduce</h2>
 <pre id="command">{{.Command}}</pre>
 </section>
+{{- if .Version}}
+<footer id="version" class="muted">written by pollfit {{.Version}}</footer>
+{{- end}}
 </body>
 </html>
 {{define "part"}}{{if .Figs}}<span class="fig" data-figs="{{range $i, $f := .Figs}}{{if $i}};{{end}}{{$f.Key}}={{$f.Value}}{{end}}">{{if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</span>{{else}}{{.Text}}{{end}}{{end}}

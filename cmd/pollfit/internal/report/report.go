@@ -22,6 +22,8 @@ type Report struct {
 	Command string
 	// Inputs are the logs read.
 	Inputs []string
+	// Version is the pollfit that wrote the report, shown in the footer.
+	Version string
 	// Summary is the decision the report opens with.
 	Summary *Summary
 	// Facts are short labelled facts about the data and the fit (items,
@@ -104,8 +106,12 @@ func Write(w io.Writer, r *Report) error {
 			SVG: template.HTML(svg), Series: seriesAttr(s.Figure.Series)})
 	}
 	for _, m := range r.Metrics {
+		sched := m.Schedule
+		if sched == "" { // the limit: hindsight, not one schedule
+			sched = "none to ship: the exact optimum in hindsight on the held-out items, at the fitted schedule's cost"
+		}
 		data.Rows = append(data.Rows, row{
-			Name: m.Name, Schedule: m.Schedule,
+			Name: m.Name, Schedule: sched,
 			Items: whole(m.Items), Detected: whole(m.Detected),
 			Missed: whole(m.Missed), Pending: whole(m.Pending),
 			Stuck: num(m.Stuck), MissedShare: fmt.Sprintf("%.1f%%", 100*m.MissedShare),

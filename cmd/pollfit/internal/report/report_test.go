@@ -224,8 +224,16 @@ func TestReportPayments(t *testing.T) {
 		t.Error("a phase section for a log without batches")
 	}
 	series := checkFigures(t, p)
+	// The lag legend names each schedule with its held-out requests per
+	// item, the metrics table's figure.
+	var lags []string
+	for _, m := range r.Metrics {
+		if m.Name != r.Study.Limit.Name {
+			lags = append(lags, fmt.Sprintf("%s, %.2f req/item", m.Name, m.RequestsPerItem))
+		}
+	}
 	for id, want := range map[string][]string{
-		"lags":     {"fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
+		"lags":     lags,
 		"frontier": {"limit (by age), in hindsight", "fitted schedules", "fixed interval", "backoff ×2", "backoff ×2, full jitter", "fitted", "exact (fit)", "current", "fitted@current", "push", "fitted@push"},
 		"survival": {"Kaplan–Meier", "smoothed", "censored (pending)"},
 	} {
@@ -427,7 +435,7 @@ func TestReportHistogram(t *testing.T) {
 	}
 	p, raw := render(t, r)
 	checkSelfContained(t, p, raw)
-	if s := checkFigures(t, p)["lags"]; len(s) == 0 || s[0] != "fitted" {
+	if s := checkFigures(t, p)["lags"]; len(s) == 0 || s[0] != fmt.Sprintf("fitted, %.2f req/item", r.Metrics[0].RequestsPerItem) {
 		t.Errorf("lag series %q", s)
 	}
 }

@@ -1,0 +1,59 @@
+package fit
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pollfit/pollfit/internal/loggen"
+)
+
+// TestStudySegmentsProgress: a segment study tells Progress the one
+// schedule's stages, prefixed, then the values' cost curves and fits
+// counted from 0 to the number of values, each count once and in order.
+func TestStudySegmentsProgress(t *testing.T) {
+	t.Parallel()
+	rows := loggen.Rows(loggen.Segmented, 900, 3)
+	items := loggen.Items(rows)
+	idx := map[string]int{}
+	var segs []Segment
+	for i, r := range rows {
+		k, ok := idx[r.Method]
+		if !ok {
+			k, idx[r.Method] = len(segs), len(segs)
+			segs = append(segs, Segment{Value: r.Method})
+		}
+		segs[k].Sample.Items = append(segs[k].Sample.Items, items[i])
+	}
+	var got []string
+	opt := SegmentOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1,
+		Progress: func(s string) { got = append(got, s) }}, MinFinal: 50}
+	res, err := StudySegments(context.Background(), segs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0] != "the one schedule: fitting" {
+		t.Fatalf("stages %q: want the one schedule's fitting first", got)
+	}
+	own := 0
+	for _, f := range res.Segments {
+		if !f.Fallback {
+			own++
+		}
+	}
+	var want []string
+	for _, c := range []struct {
+		what string
+		n    int
+	}{{"the values' cost curves", own}, {"values fitted", len(segs)}} {
+		for k := 0; k <= c.n; k++ {
+			want = append(want, fmt.Sprintf("%s: %d of %d", c.what, k, c.n))
+		}
+	}
+	i := slices.IndexFunc(got, func(s string) bool { return !strings.HasPrefix(s, "the one schedule: ") })
+	if i < 0 || !slices.Equal(got[i:], want) {
+		t.Errorf("stages after the one schedule's %q,\nwant %q", got[max(i, 0):], want)
+	}
+}
