@@ -11,9 +11,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar and testdata/golden")
 
+// TestMain puts two commands on PATH, both this test binary: pollfit
+// (run, for the scripts) and pollfit-main (main itself, with its signal
+// handling, for the tests that signal the binary as shipped; see
+// shippedPollfit).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"pollfit": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"pollfit":      func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"pollfit-main": main,
 	})
 }
 
