@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/testenv"
 )
 
 // wholeIn reports whether every duration of s is a whole number of u.
@@ -406,6 +407,10 @@ func TestJSWallClockStep(t *testing.T) {
 // exactCases and of a schedule per segment with tsc --allowJs --checkJs
 // under the options of @tsconfig/strictest, given on the command line.
 func TestGeneratedJSCheckJs(t *testing.T) {
+	// A tsc run of seconds, long tests only: by default
+	// TestGeneratedTSStrictest checks the TypeScript output's types under
+	// the same options, and TestGeneratedJS runs this JavaScript.
+	testenv.SkipUnlessLong(t)
 	forEachTsc(t, checkGeneratedJSCheckJs)
 }
 

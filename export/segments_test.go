@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/testenv"
 )
 
 // testSegments are the seeds as segments, with values that need quoting.
@@ -285,6 +286,9 @@ export const used = [s, waits, lists, b.signal(), all.by];
 // segment with tsc --strict, beside a file that uses its types, and runs
 // it under node as TestGeneratedJSSegments does.
 func TestGeneratedTSSegments(t *testing.T) {
+	// A tsc run of seconds; by default TestGeneratedTSStrictest type-checks
+	// the same poll.ts and TestGeneratedJSSegments runs its JavaScript.
+	testenv.SkipUnlessLong(t)
 	node := nodeTool(t)
 	forEachTsc(t, func(t *testing.T, tsc string) { checkGeneratedTSSegments(t, node, tsc) })
 }

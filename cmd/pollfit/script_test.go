@@ -18,10 +18,15 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 var testBuildInfo = debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-test"},
 	Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "false"}}}
 
+// TestMain puts two commands on PATH, both this test binary: pollfit
+// (run, for the scripts) and pollfit-main (main itself, with its signal
+// handling, for the tests that signal the binary as shipped; see
+// shippedPollfit).
 func TestMain(m *testing.M) {
 	readBuildInfo = func() (*debug.BuildInfo, bool) { return &testBuildInfo, true }
 	testscript.Main(m, map[string]func(){
-		"pollfit": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"pollfit":      func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"pollfit-main": main,
 	})
 }
 

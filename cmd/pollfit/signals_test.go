@@ -13,14 +13,14 @@ import (
 	"time"
 )
 
-// TestSignalRemovesTemp runs the built binary, signals it while it
-// writes its output and checks the exit code, the message, and that no
-// temporary (or partial) file is left.
+// TestSignalRemovesTemp runs the binary (shippedPollfit), signals it
+// while it writes its output and checks the exit code, the message, and
+// that no temporary (or partial) file is left.
 func TestSignalRemovesTemp(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary, signalled, for seconds")
 	}
-	bin := buildPollfit(t)
+	bin := shippedPollfit(t)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -82,12 +82,12 @@ func waitForTemp(pid int, dir string, limit time.Duration) bool {
 // temporary file would stay: the 45 MB .victim.csv.tmpNNNN of issue 27).
 func TestKillLeavesNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary, signalled, for seconds")
 	}
 	if runtime.GOOS != "linux" {
 		t.Skip("cmd/pollfit: unnamed output files (O_TMPFILE) are Linux-only")
 	}
-	bin := buildPollfit(t)
+	bin := shippedPollfit(t)
 	for _, force := range []bool{false, true} {
 		dir := t.TempDir()
 		out := filepath.Join(dir, "big.csv")
@@ -119,12 +119,15 @@ func TestKillLeavesNothing(t *testing.T) {
 	}
 }
 
-// buildPollfit builds the binary for a test.
-func buildPollfit(t *testing.T) string {
+// shippedPollfit returns the binary for a test: this test binary run as
+// pollfit-main (TestMain), which runs main as the built binary does,
+// rather than a go build of the package per test (seconds of linking
+// each).
+func shippedPollfit(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pollfit")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := exec.LookPath("pollfit-main")
+	if err != nil {
+		t.Fatalf("pollfit-main is not on PATH (TestMain puts it there): %v", err)
 	}
 	return bin
 }
@@ -136,9 +139,9 @@ func buildPollfit(t *testing.T) string {
 // stopGrace; the fit stops long before it).
 func TestSignalStopsFit(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary, signalled, for seconds")
 	}
-	bin := buildPollfit(t)
+	bin := shippedPollfit(t)
 	cmd := exec.Command(bin, "fit", "--requests-per-item", "8", "--bootstrap", "10000", "--family", "exponential",
 		"--baseline", "now=1s until 30s, 2s until 2m, 5s until 5m", "../../testdata/payments.csv")
 	var stderr strings.Builder

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pollfit/pollfit/internal/testenv"
 )
 
 // A sketch made --by a column keeps no item sample per value, so no
@@ -18,7 +20,11 @@ import (
 // printed "periodicity:  none".
 func TestSketchSaysWhatItCannotServe(t *testing.T) {
 	dir := t.TempDir()
-	log := segmentedLog(t, dir, "8000")
+	n := "3000" // 450 bank transfers, enough to find their batches
+	if testenv.Long() {
+		n = "8000"
+	}
+	log := segmentedLog(t, dir, n)
 	sk := filepath.Join(dir, "mixed.sketch")
 	if _, errs, code := cliRun(t, "sketch", "--by", "method", "-o", sk, log); code != 0 {
 		t.Fatal(errs)

@@ -331,8 +331,10 @@ func TestReportBatch(t *testing.T) {
 
 func TestNoBudget(t *testing.T) {
 	its := items(loggen.Deadline, 1500, 4)
-	base := mustParse(t, "2s")
-	r, err := build(t, its, fit.StudyOptions{Baselines: []fit.Baseline{{Name: "two", Schedule: base}}}, Options{})
+	// Every 10 s: a budget of tens of requests per item, which fits in a
+	// few seconds (every 2 s, five times that, takes five times as long).
+	base := mustParse(t, "10s")
+	r, err := build(t, its, fit.StudyOptions{Baselines: []fit.Baseline{{Name: "ten", Schedule: base}}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +344,7 @@ func TestNoBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Study.Budget.RequestsPerItem; got != bm.RequestsPerItem || r.Study.BudgetFrom != "two" {
+	if got := r.Study.Budget.RequestsPerItem; got != bm.RequestsPerItem || r.Study.BudgetFrom != "ten" {
 		t.Errorf("budget %g requests per item from %q, want the baseline's %g", got, r.Study.BudgetFrom, bm.RequestsPerItem)
 	}
 	// The summary says the schedule to ship spends today's cost.
@@ -350,7 +352,7 @@ func TestNoBudget(t *testing.T) {
 	for _, p := range r.Summary.Lead {
 		lead.WriteString(p.Text)
 	}
-	if want := fmt.Sprintf("fitted at two's cost on the fitting items (%.2f requests per item; no budget was given", bm.RequestsPerItem); !strings.Contains(lead.String(), want) {
+	if want := fmt.Sprintf("fitted at ten's cost on the fitting items (%.2f requests per item; no budget was given", bm.RequestsPerItem); !strings.Contains(lead.String(), want) {
 		t.Errorf("lead %q, want it to say %q", lead.String(), want)
 	}
 	if _, err := build(t, its, fit.StudyOptions{}, Options{}); err == nil {
