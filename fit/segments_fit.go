@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -39,19 +40,14 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 	if left <= 0 {
 		return infeasible(fmt.Sprintf("the segments under %d final answers spend the whole budget on the shared schedule", s.MinFinal), "raise Budget.RequestsPerItem or lower the minimum (MinFinal)", "Budget.RequestsPerItem", "MinFinal")
 	}
-	curves := make([][]CostLag, len(idx))
 	w := make([]float64, len(idx))
+	segTrains, segTests, names := make([]Sample, len(idx)), make([]Sample, len(idx)), make([]string, len(idx))
+	for k, i := range idx {
+		segTrains[k], segTests[k], names[k] = trains[i], tests[i], s.Segments[i].Value
+		w[k] = s.Segments[i].Items
+	}
 	done := prog.start("the values' cost curves", len(idx))
-	err := parallel(len(idx), func(k int) error {
-		i := idx[k]
-		c, err := segmentCurve(ctx, trains[i], tests[i], opt.StudyOptions, budgetGrid(left))
-		if err != nil {
-			return fmt.Errorf("segment %q: %w", s.Segments[i].Value, err)
-		}
-		done()
-		curves[k], w[k] = c, s.Segments[i].Items
-		return nil
-	})
+	curves, err := segmentCurves(ctx, segTrains, segTests, names, opt.StudyOptions, budgetGrid(left), done)
 	if err != nil {
 		return err
 	}
@@ -99,39 +95,90 @@ func budgetGrid(b float64) []float64 {
 	return grid
 }
 
-// segmentCurve fits a segment at each budget as Study would (its give-up
-// age, the stuck cap of each budget, the shapes that pay) and returns
-// what each fit spends and waits on the fitting items.
-func segmentCurve(ctx context.Context, train, test Sample, opt StudyOptions, budgets []float64) ([]CostLag, error) {
+// segmentCurves fits each segment (named by names) at each budget as
+// Study would (its give-up age, the stuck cap of each budget, the shapes
+// that pay) and returns what each fit spends and waits on the fitting
+// items. A segment's first fit, which chooses its smoothing, comes
+// first; then every other fit of every segment runs at once, each on a
+// copy of its segment's study (beside), so that the cores stay busy
+// however few segments there are.
+// done is called as each segment's curve is whole.
+func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, opt StudyOptions, budgets []float64, done func()) ([][]CostLag, error) {
 	opt.Baselines, opt.Bootstrap, opt.Family = nil, 0, ""
 	opt.Budget = Budget{RequestsPerItem: budgets[0]}
-	st, err := newStudy(ctx, train, &HeldOut{Sample: test, Holdout: opt.Holdout, Seed: opt.Seed}, nil, opt)
+	n := len(budgets)
+	sts := make([]*study, len(trains))
+	pts := make([]*CostLag, len(trains)*n)
+	left := make([]atomic.Int32, len(trains)) // points of each segment still to fit
+	point := func(k int) {
+		if left[k].Add(-1) == 0 {
+			done() // the segment's curve is whole
+		}
+	}
+	for k := range left {
+		left[k].Store(int32(n))
+	}
+	err := parallel(len(trains), func(k int) error {
+		st, err := newStudy(ctx, trains[k], &HeldOut{Sample: tests[k], Holdout: opt.Holdout, Seed: opt.Seed}, nil, opt)
+		if err == nil {
+			err = st.giveUp()
+		}
+		if err == nil {
+			st.findShapes()
+			sts[k] = st
+			pts[k*n], err = st.curvePoint(budgets[0])
+			point(k)
+		}
+		if err != nil {
+			return fmt.Errorf("segment %q: %w", names[k], err)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := st.giveUp(); err != nil {
+	err = parallel(len(trains)*(n-1), func(i int) (err error) {
+		k, j := i/(n-1), 1+i%(n-1)
+		if pts[k*n+j], err = sts[k].beside().curvePoint(budgets[j]); err != nil {
+			return fmt.Errorf("segment %q: %w", names[k], err)
+		}
+		point(k)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	var out []CostLag
-	for _, b := range budgets {
-		st.res.Budget, st.res.BudgetFrom = Budget{RequestsPerItem: b}, ""
-		if err := st.stuckCap(); err != nil {
-			return nil, err
+	out := make([][]CostLag, len(trains))
+	for k := range trains {
+		for _, p := range pts[k*n : (k+1)*n] {
+			if p != nil {
+				out[k] = append(out[k], *p)
+			}
 		}
-		res, err := st.fit(st.res.Budget, st.res.StuckCap)
-		if err != nil {
-			continue // no schedule spends so little
+		if len(out[k]) == 0 {
+			return nil, fmt.Errorf("segment %q: %w", names[k], infeasible(fmt.Sprintf("no schedule fits any budget from 1 to %.4g requests per item", budgets[n-1]), ""))
 		}
-		m, err := st.measureOn(st.train, "", res.Schedule) // with the shapes that paid
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, CostLag{Cost: m.RequestsPerItem, Lag: lagSum(m.Metrics)})
-	}
-	if len(out) == 0 {
-		return nil, infeasible(fmt.Sprintf("no schedule fits any budget from 1 to %.4g requests per item", budgets[len(budgets)-1]), "")
 	}
 	return out, nil
+}
+
+// curvePoint is what the fit at budget b spends and waits on the
+// fitting items, with the shapes that paid; nil when no schedule spends
+// so little.
+func (st *study) curvePoint(b float64) (*CostLag, error) {
+	st.res.Budget, st.res.BudgetFrom = Budget{RequestsPerItem: b}, ""
+	if err := st.stuckCap(); err != nil {
+		return nil, err
+	}
+	res, err := st.fit(st.res.Budget, st.res.StuckCap)
+	if err != nil {
+		return nil, st.stopped("segment curve") // nil unless stopped: no schedule spends so little
+	}
+	m, err := st.measureOn(st.train, "", res.Schedule)
+	if err != nil {
+		return nil, err
+	}
+	return &CostLag{Cost: m.RequestsPerItem, Lag: lagSum(m.Metrics)}, nil
 }
 
 // fitSegments studies each segment with a schedule of its own at its

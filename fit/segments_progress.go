@@ -33,10 +33,11 @@ func (p *segmentProgress) start(what string, n int) func() {
 	p.say(fmt.Sprintf("%s: 0 of %d", what, n))
 	return func() {
 		p.mu.Lock()
+		defer p.mu.Unlock() // counts said in order
 		p.done++
-		d := p.done
-		p.mu.Unlock()
-		p.say(fmt.Sprintf("%s: %d of %d", what, d, n))
+		if p.f != nil {
+			p.f(fmt.Sprintf("%s: %d of %d", what, p.done, n))
+		}
 	}
 }
 

@@ -42,9 +42,10 @@ type Comparison struct {
 	// measured (nil unless Interpolated).
 	Bracket []Row
 	// SameLag is the cheapest fitted schedule whose held-out mean lag is
-	// no more than the baseline's (a requests budget only; nil when no
-	// fit up to the baseline's cost matches it), measured; Saving is the
-	// share of the baseline's held-out requests it saves.
+	// no more than the baseline's among the fits the search for it makes
+	// (a requests budget only; nil when no fit up to the baseline's cost
+	// matches it), measured; Saving is the share of the baseline's
+	// held-out requests it saves.
 	SameLag         *Row
 	SameLagSchedule *schedule.Schedule
 	Saving          float64
@@ -88,68 +89,99 @@ func (st *study) compareOne(b Baseline) (Comparison, error) {
 	if r.Budget.Kind().CountsAsks() {
 		c.StuckCap = int(c.Budget.limit())
 	}
-	res := r.Fit
-	if b.Name != r.BudgetFrom {
-		if res, err = st.fit(c.Budget, c.StuckCap); err != nil {
-			return Comparison{}, fmt.Errorf("at its cost: %w", err)
-		}
-	}
-	c.Schedule = res.Schedule
-	if c.Fitted, err = st.measure("fitted@"+b.Name, res.Schedule); err != nil {
+	cv := st.newCurve(c.StuckCap)
+	if err := st.atCost(&c, b.Name == r.BudgetFrom, cv); err != nil {
 		return Comparison{}, err
 	}
 	c.EqualCostLag = c.Fitted.Lag.Mean
-	if err := st.equalCost(&c); err != nil {
+	// The bracket of the baseline's held-out cost and the search for its
+	// lag read the same curve, at once.
+	err = parallel(2, func(i int) error {
+		if i == 0 {
+			return st.equalCost(&c, cv)
+		}
+		return st.sameLag(&c, cv)
+	})
+	if err != nil {
 		return Comparison{}, err
 	}
 	c.Change = relChange(c.EqualCostLag, base.Lag.Mean)
-	if err := st.sameLag(&c); err != nil {
-		return Comparison{}, err
-	}
 	return c, nil
 }
 
-// sameLagSteps is how many fits the search for the same lag makes.
-const sameLagSteps = 8
+// atCost fits at the baseline's cost (the main fit's, when main) and
+// measures it; for a requests budget it is a point of cv, fitted beside
+// the first budgets the search for the baseline's lag needs.
+func (st *study) atCost(c *Comparison, main bool, cv *curve) error {
+	var res *Result
+	if main {
+		res = st.res.Fit
+	}
+	if c.Budget.Kind() != BudgetRequests {
+		var err error
+		if res == nil {
+			if res, err = st.fit(c.Budget, c.StuckCap); err != nil {
+				return fmt.Errorf("at its cost: %w", err)
+			}
+		}
+		c.Schedule = res.Schedule
+		c.Fitted, err = st.measure("fitted@"+c.Name, res.Schedule)
+		return err
+	}
+	cost := c.Budget.RequestsPerItem
+	if res != nil {
+		m, err := st.measure("", res.Schedule)
+		if err != nil {
+			return err
+		}
+		cv.put(costPoint{cost, m, res.Schedule})
+	}
+	pts, err := cv.at(append([]float64{cost}, sameLagBudgets(cost)...)...)
+	if err != nil {
+		return err
+	}
+	if !pts[0].ok {
+		return fmt.Errorf("at its cost: %w", pts[0].err)
+	}
+	c.Schedule, c.Fitted = pts[0].s, pts[0].row
+	c.Fitted.Name = "fitted@" + c.Name
+	return nil
+}
 
-// sameLag finds the cheapest budget whose fit waits no longer than the
-// baseline on the held-out items, by bisection on the budget between 1
-// request per item and the baseline's cost (the lag falls as the budget
-// rises, to held-out noise: every fit tried is kept if it qualifies).
-func (st *study) sameLag(c *Comparison) error {
+// sameLag finds the cheapest fit, at budgets from 1 request per item to
+// the baseline's cost, that waits no longer than the baseline on the
+// held-out items: from the fits at its cost and at sameLagGrid budgets
+// halving from it (sameLagBudgets, fitted at once with the fit at its
+// cost), then sameLagSteps more between the dearest that waits longer
+// and the cheapest that does not (nextSameLag: by the line through them,
+// then halfway, in turn). Every fit tried is kept if it qualifies, the
+// lag falling with the budget only to held-out noise.
+func (st *study) sameLag(c *Comparison, cv *curve) error {
 	c.Saving = math.NaN()
 	if c.Budget.Kind() != BudgetRequests {
 		return nil
 	}
-	want := c.Baseline.Lag.Mean
-	keep := func(r Row, s *schedule.Schedule) bool {
-		ok := r.Lag.Mean <= want
-		if ok && (c.SameLag == nil || r.RequestsPerItem < c.SameLag.RequestsPerItem) {
-			r.Name = "fitted, same lag as " + c.Name
-			c.SameLag, c.SameLagSchedule = &r, s
-		}
-		return ok
+	want, cost := c.Baseline.Lag.Mean, c.Budget.RequestsPerItem
+	pts, err := cv.at(append(sameLagBudgets(cost), cost)...)
+	if err != nil {
+		return err
 	}
-	keep(c.Fitted, c.Schedule)
-	lo, hi := 1.0, c.Budget.RequestsPerItem
-	for range sameLagSteps {
-		mid := math.Sqrt(lo * hi)
-		res, err := st.fit(Budget{RequestsPerItem: mid}, c.StuckCap)
-		if err := st.stopped("same lag"); err != nil {
-			return err
+	for k := range sameLagSteps {
+		b, ok := nextSameLag(pts, want, k%2 == 0)
+		if !ok {
+			break
 		}
-		if err != nil {
-			lo = mid // too little to fit: more
-			continue
-		}
-		r, err := st.measure("", res.Schedule)
+		p, err := cv.at(b)
 		if err != nil {
 			return err
 		}
-		if keep(r, res.Schedule) {
-			hi = mid
-		} else {
-			lo = mid
+		pts = append(pts, p[0])
+	}
+	for _, p := range pts {
+		if p.ok && p.row.Lag.Mean <= want && (c.SameLag == nil || p.row.RequestsPerItem < c.SameLag.RequestsPerItem) {
+			r := p.row
+			r.Name = "fitted, same lag as " + c.Name
+			c.SameLag, c.SameLagSchedule = &r, p.s
 		}
 	}
 	if c.SameLag != nil {

@@ -90,7 +90,7 @@ func bracketCost(want float64, p0 costPoint, fitAt func(b float64) (costPoint, b
 // item: Fitted's own when the held-out costs agree to 0.5% or the budget
 // counts asks, else read between the fits that bracket the baseline's
 // cost, or, with no bracket, Fitted's own pair, with a note.
-func (st *study) equalCost(c *Comparison) error {
+func (st *study) equalCost(c *Comparison, cv *curve) error {
 	want := c.Baseline.RequestsPerItem
 	c.EqualCostLag, c.reads, c.mix = c.Fitted.Lag.Mean, []*schedule.Schedule{c.Schedule}, 0
 	c.RequestsChange = relChange(c.Fitted.RequestsPerItem, want)
@@ -99,18 +99,11 @@ func (st *study) equalCost(c *Comparison) error {
 	}
 	tried := []costPoint{{c.Budget.RequestsPerItem, c.Fitted, c.Schedule}}
 	fitAt := func(b float64) (costPoint, bool, error) {
-		res, err := st.fit(Budget{RequestsPerItem: b}, c.StuckCap)
-		if err := st.stopped("equal cost"); err != nil {
-			return costPoint{}, false, err
+		p, ok, err := cv.fitAt(b)
+		if ok {
+			tried = append(tried, p)
 		}
-		if err != nil {
-			return costPoint{}, false, nil // too little to fit
-		}
-		m, err := st.measure("", res.Schedule)
-		if err == nil {
-			tried = append(tried, costPoint{b, m, res.Schedule})
-		}
-		return costPoint{b, m, res.Schedule}, err == nil, err
+		return p, ok, err
 	}
 	lo, hi, ok, err := bracketCost(want, tried[0], fitAt)
 	if err != nil {

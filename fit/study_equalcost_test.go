@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -147,5 +148,51 @@ func TestEqualCostInsideWhatWasMeasured(t *testing.T) {
 				t.Errorf("seed %d: neither same cost nor bracketed, yet %+v", seed, c)
 			}
 		}
+	}
+}
+
+// nextSameLag on frontiers worked by hand: between the dearest fit that
+// waits longer than want and the cheapest that does not, on a log scale
+// of the budget.
+func TestNextSameLag(t *testing.T) {
+	pt := func(b, lag float64) curvePoint {
+		return curvePoint{costPoint: costPoint{budget: b, row: Row{Metrics: Metrics{Lag: LagStats{Mean: lag}}}}, ok: true}
+	}
+	failed := curvePoint{costPoint: costPoint{budget: 1.5}}
+	cases := []struct {
+		name   string
+		pts    []curvePoint
+		want   float64
+		secant bool
+		b      float64
+		ok     bool
+	}{
+		// 4 s at 10, 2 s at 20: 3.5 s is a quarter of the way, 10·2^¼.
+		{"secant", []curvePoint{pt(20, 2), pt(10, 4), pt(5, 9)}, 3.5, true, 10 * math.Pow(2, 0.25), true},
+		{"halfway", []curvePoint{pt(20, 2), pt(10, 4), pt(5, 9)}, 3.5, false, 10 * math.Sqrt2, true},
+		// 3.9 s is 5% of the way: kept a tenth from the end, 10·2^0.1.
+		{"kept from the end", []curvePoint{pt(10, 4), pt(20, 2)}, 3.9, true, 10 * math.Pow(2, 0.1), true},
+		// The cheapest fit qualifies: halfway from 1 request, √4.
+		{"from one request", []curvePoint{pt(4, 1), pt(8, 0.5)}, 2, true, 2, true},
+		// A budget too little to fit waits longer: halfway from it, √(1.5·4).
+		{"from a failed fit", []curvePoint{failed, pt(4, 1)}, 2, true, math.Sqrt(6), true},
+		{"none qualifies", []curvePoint{pt(4, 3), pt(8, 2.5)}, 2, true, 0, false},
+		{"gap under 1%", []curvePoint{pt(10, 4), pt(10.05, 2)}, 3, true, 0, false},
+	}
+	for _, c := range cases {
+		b, ok := nextSameLag(c.pts, c.want, c.secant)
+		if ok != c.ok || math.Abs(b-c.b) > 1e-9*c.b {
+			t.Errorf("%s: %g (ok %v), want %g (ok %v)", c.name, b, ok, c.b, c.ok)
+		}
+	}
+}
+
+// sameLagBudgets halve from the cost down to 1 request per item.
+func TestSameLagBudgets(t *testing.T) {
+	if got, want := sameLagBudgets(40), []float64{20, 10, 5}; !slices.Equal(got, want) {
+		t.Errorf("under 40: %v, want %v", got, want)
+	}
+	if got, want := sameLagBudgets(3), []float64{1.5}; !slices.Equal(got, want) {
+		t.Errorf("under 3: %v, want %v", got, want)
 	}
 }

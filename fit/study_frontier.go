@@ -44,25 +44,32 @@ func StudyFrontier(ctx context.Context, smp Sample, heldOut *HeldOut, model Dist
 	}
 	sorted := slices.Clone(budgets)
 	slices.Sort(sorted)
-	var out []FrontierPoint
+	// The budgets are independent fits: each on a copy of the study
+	// (beside), at once.
+	out := make([]FrontierPoint, len(sorted))
+	sts := make([]*study, len(sorted))
+	err = parallelFrom(len(sorted), func(i int) {
+		st.stage(fmt.Sprintf("budget %d of %d", i+1, len(sorted)))
+		sts[i] = st.beside()
+	}, func(i int) (err error) {
+		out[i], err = sts[i].frontierPoint(sorted[i], fam)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	var best [3]Prediction
 	for k := range best {
 		best[k] = nanPrediction()
 	}
-	for i, b := range sorted {
-		st.stage(fmt.Sprintf("budget %d of %d", i+1, len(sorted)))
-		fp, err := st.frontierPoint(b, fam)
-		if err != nil {
-			return nil, nil, err
-		}
+	for i := range out {
 		// A family's best within b is at least as good as within less.
-		for k, pr := range []*Prediction{&fp.Fixed, &fp.Backoff, &fp.Jitter} {
+		for k, pr := range []*Prediction{&out[i].Fixed, &out[i].Backoff, &out[i].Jitter} {
 			if math.IsNaN(pr.Lag.Mean) || (!math.IsNaN(best[k].Lag.Mean) && best[k].Lag.Mean < pr.Lag.Mean) {
 				*pr = best[k]
 			}
 			best[k] = *pr
 		}
-		out = append(out, fp)
 	}
 	markKnee(out)
 	var rows []Row

@@ -1,0 +1,204 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// curve is one frontier of a comparison: the fits at requests budgets
+// under one stuck cap, each measured on the held-out items. The fit at
+// a baseline's cost, the bracket of its held-out cost and the search
+// for its lag all read it, so no budget is fitted twice, and the fits a
+// step needs run at once (on up to GOMAXPROCS goroutines: parallel).
+// It is safe for concurrent use once the study's main fit is made,
+// after which a fit reads the study and writes nothing of it.
+type curve struct {
+	st    *study
+	stuck int
+	mu    sync.Mutex
+	pts   map[float64]curvePoint
+}
+
+// curvePoint is a fit of the curve; ok is false when the budget was too
+// little to fit, for the reason err.
+type curvePoint struct {
+	costPoint
+	ok  bool
+	err error
+}
+
+func (st *study) newCurve(stuck int) *curve {
+	return &curve{st: st, stuck: stuck, pts: map[float64]curvePoint{}}
+}
+
+// put records a fit made elsewhere (the study's own at the budget).
+func (cv *curve) put(p costPoint) {
+	cv.mu.Lock()
+	defer cv.mu.Unlock()
+	cv.pts[p.budget] = curvePoint{costPoint: p, ok: true}
+}
+
+// at fits the budgets not fitted yet, at once, and returns the points
+// of all of them in the order given.
+func (cv *curve) at(budgets ...float64) ([]curvePoint, error) {
+	var todo []float64
+	cv.mu.Lock()
+	for _, b := range budgets {
+		if _, ok := cv.pts[b]; !ok && !slices.Contains(todo, b) {
+			todo = append(todo, b)
+		}
+	}
+	cv.mu.Unlock()
+	got := make([]curvePoint, len(todo))
+	err := parallel(len(todo), func(i int) (err error) {
+		got[i], err = cv.fit(todo[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	cv.mu.Lock()
+	defer cv.mu.Unlock()
+	for i, b := range todo {
+		cv.pts[b] = got[i]
+	}
+	out := make([]curvePoint, len(budgets))
+	for i, b := range budgets {
+		out[i] = cv.pts[b]
+	}
+	return out, nil
+}
+
+// fitAt is at for one budget, as bracketCost calls it.
+func (cv *curve) fitAt(b float64) (costPoint, bool, error) {
+	p, err := cv.at(b)
+	if err != nil {
+		return costPoint{}, false, err
+	}
+	return p[0].costPoint, p[0].ok, nil
+}
+
+// fit fits and measures at budget b.
+func (cv *curve) fit(b float64) (curvePoint, error) {
+	res, err := cv.st.fit(Budget{RequestsPerItem: b}, cv.stuck)
+	if err := cv.st.stopped(fmt.Sprintf("fit at %.4g requests per item", b)); err != nil {
+		return curvePoint{}, err
+	}
+	if err != nil {
+		return curvePoint{costPoint: costPoint{budget: b}, err: err}, nil // too little to fit
+	}
+	m, err := cv.st.measure("", res.Schedule)
+	if err != nil {
+		return curvePoint{}, err
+	}
+	return curvePoint{costPoint: costPoint{b, m, res.Schedule}, ok: true}, nil
+}
+
+// sameLagGrid is how many budgets below the baseline's cost the search
+// for its lag fits at once, halving from the cost; sameLagSteps is how
+// many fits then narrow it.
+const (
+	sameLagGrid  = 3
+	sameLagSteps = 3
+)
+
+// sameLagBudgets are the grid's budgets under cost, cost/2^k, down to 1
+// request per item: a fit with its lag tends to lie within a factor of a
+// few of its cost, and nextSameLag reaches further down from the least.
+func sameLagBudgets(cost float64) []float64 {
+	out := make([]float64, 0, sameLagGrid)
+	for k := 1; k <= sameLagGrid && cost/math.Exp2(float64(k)) >= 1; k++ {
+		out = append(out, cost/math.Exp2(float64(k)))
+	}
+	return out
+}
+
+// nextSameLag is the next budget the search for lag want tries, given
+// the fits so far at budgets up to the baseline's: between the dearest
+// fit that waits longer than want and the cheapest that does not, with
+// the budget on a log scale, halfway or, with secant, where the line
+// through the two reaches want, kept a tenth of the gap from either end
+// (on the curve's convex stretches the line lands on the cheaper side
+// each time, so halving in turn keeps the gap shrinking); from 1 request
+// per item, halfway, when even the cheapest fit qualifies. ok is false
+// when no fit qualifies, or the gap is under 1%.
+func nextSameLag(pts []curvePoint, want float64, secant bool) (float64, bool) {
+	slices.SortFunc(pts, func(a, b curvePoint) int { return cmpFloat(a.budget, b.budget) })
+	hi := -1
+	for i, p := range pts {
+		if p.ok && p.row.Lag.Mean <= want {
+			hi = i
+			break
+		}
+	}
+	if hi < 0 {
+		return 0, false
+	}
+	h := pts[hi]
+	lb, llag := 0.0, math.NaN() // log budget 0: 1 request per item
+	for _, p := range pts[:hi] {
+		lb, llag = math.Log(p.budget), math.NaN()
+		if p.ok {
+			llag = p.row.Lag.Mean
+		}
+	}
+	hb := math.Log(h.budget)
+	if hb-lb < 0.01 {
+		return 0, false
+	}
+	t := 0.5
+	if secant && !math.IsNaN(llag) && llag > h.row.Lag.Mean {
+		t = (llag - want) / (llag - h.row.Lag.Mean)
+	}
+	t = min(max(t, 0.1), 0.9)
+	return math.Exp(lb + t*(hb-lb)), true
+}
+
+// beside is a copy of the study for a fit at another budget beside the
+// study's own and others' (a frontier's budgets, a segment's curve): its
+// own result to set the budget, stuck cap and smoothing on, sharing the
+// samples, their estimates and the shapes found, which it finds first.
+// Call it from the study's goroutine.
+func (st *study) beside() *study {
+	if st.model == nil {
+		st.findShapes()
+	}
+	c := *st
+	r := *st.res
+	if r.Shapes != nil {
+		sh := *r.Shapes
+		sh.OverCap = slices.Clip(sh.OverCap)
+		r.Shapes = &sh
+	}
+	r.Notes = slices.Clip(r.Notes)
+	c.res = &r
+	return &c
+}
+
+// parallelFrom is parallel, telling start(i) from the calling goroutine,
+// in order, as fn(i) starts.
+func parallelFrom(n int, start func(i int), fn func(i int) error) error {
+	errs := make([]error, n)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range n {
+		sem <- struct{}{}
+		start(i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err // the first by index, as parallel's
+		}
+	}
+	return nil
+}
