@@ -206,16 +206,29 @@ func (s *Sketch) add(h uint64, it Item, w float64, b int, g *SketchSegment) {
 // split is how much of an item of hash h standing for w rows goes to
 // each part.
 func (s *Sketch) split(h uint64, w float64) (fitW, outW float64) {
+	return splitRow(h, w, s.Holdout, s.Seed)
+}
+
+// splitRow is split for the split of share held out and seed.
+func splitRow(h uint64, w, share float64, seed uint64) (fitW, outW float64) {
 	if w == 1 {
-		if held(h, s.Holdout) {
+		if held(h, share) {
 			return 0, 1
 		}
 		return 1, 0
 	}
-	if n := math.Floor(w); n > 0 && s.Holdout > 0 && !math.IsInf(w, 0) {
-		outW = distuv.Binomial{N: n, P: s.Holdout, Src: rand.NewPCG(h, s.Seed)}.Rand()
+	if n := math.Floor(w); n > 0 && share > 0 && !math.IsInf(w, 0) {
+		outW = distuv.Binomial{N: n, P: share, Src: rand.NewPCG(h, seed)}.Rand()
 	}
 	return w - outW, outW
+}
+
+// SplitRow is how much of a row standing for w rows (1 for a row of a
+// log) the split of share held out and seed puts in each part, as Add
+// does: for a caller that keeps the rows themselves and must split them
+// as a sketch of the same log would.
+func SplitRow(it Item, w, share float64, seed uint64) (fitW, outW float64) {
+	return splitRow(rowHash(seed, it), w, share, seed)
 }
 
 // Merge adds the rows of t to s; both must have the same split and the

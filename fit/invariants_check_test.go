@@ -52,13 +52,18 @@ func missedShare(m Metrics) float64 {
 // checkFrontier: the frontier at the study's budget ships the study's
 // schedule with its figures, measures the baseline as the study does,
 // no schedule asking by age within the budget beats the limit there,
-// and every lag is ≥ 0. (The knee needs several budgets: see
-// checkKnee and the frontier sweeps of the cmd test.)
+// and every lag is ≥ 0; on every other log it runs to 1.5 × the budget
+// too, and past its knee a request buys less than KneeShare of the lag
+// (checkKnee; that frontier, report and --json print this one knee is
+// the cmd test's TestInvariantsKnee).
 func checkFrontier(rep invReport, c invCase, res *StudyResult) {
 	b := c.opt.Budget.RequestsPerItem
 	opt := c.opt
 	opt.Bootstrap = 0 // pollfit frontier runs none
 	budgets := []float64{b}
+	if c.seed%2 == 0 {
+		budgets = append(budgets, math.Round(150*b)/100)
+	}
 	pts, base, err := StudyFrontier(context.Background(), c.smp, nil, nil, opt, budgets)
 	if err != nil {
 		rep.fail("frontier", "%v", err)
@@ -70,6 +75,7 @@ func checkFrontier(rep invReport, c invCase, res *StudyResult) {
 		}
 		checkFrontierPoint(rep, p)
 	}
+	checkKnee(rep, pts)
 	for i, m := range base {
 		want := res.Baselines[i].Baseline
 		if math.Abs(m.Lag.Mean-want.Lag.Mean) > 1e-9*want.Lag.Mean || math.Abs(m.RequestsPerItem-want.RequestsPerItem) > 1e-9*want.RequestsPerItem {

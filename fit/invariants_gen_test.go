@@ -42,8 +42,9 @@ var invBaselines = []string{
 // it as pollfit reads a payments export (its own column names and
 // status words, Berlin offsets), and draws what to study on it: the
 // whole log or, for one log in four with several channels, one channel;
-// a requests-per-item budget from 1.5 to 40 (three logs in five), an
-// asks-by budget or a max-attempts one; and one baseline.
+// a requests-per-item budget from 1.5 to 40 (three logs in five; one
+// in three of those with a stuck cap of 1.5 × the budget), an asks-by
+// budget or a max-attempts one; and one baseline.
 func newInvCase(t *testing.T, dir string, seed uint64, rows int) invCase {
 	t.Helper()
 	g, err := loggen.NewRealistic(seed)
@@ -90,6 +91,9 @@ func newInvCase(t *testing.T, dir string, seed uint64, rows int) invCase {
 		c.desc += ", channel " + c.group
 	}
 	c.desc += fmt.Sprintf("), budget %s", c.opt.Budget)
+	if c.opt.StuckAsks > 0 {
+		c.desc += fmt.Sprintf(", stuck cap %d", c.opt.StuckAsks)
+	}
 	if c.opt.Horizon > 0 {
 		c.desc += " to " + schedule.FormatDuration(c.opt.Horizon)
 	}
@@ -111,6 +115,11 @@ func invOptions(r *rand.Rand, seed uint64) StudyOptions {
 	default:
 		b := 1.5 * math.Pow(40/1.5, r.Float64())
 		o.Budget = Budget{RequestsPerItem: math.Round(b*100) / 100}
+		if seed%3 == 0 {
+			// A stuck cap of a team's own (--stuck-asks), tighter than
+			// the default, which the limit keeps too.
+			o.StuckAsks = int(math.Ceil(1.5 * o.Budget.RequestsPerItem))
+		}
 		if b < 2.5 {
 			// Asking at 0 and at the give-up age costs nearly 2: below
 			// that, a first ask later.

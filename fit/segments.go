@@ -20,6 +20,10 @@ const DefaultMinSegmentFinal = 200
 type Segment struct {
 	Value  string
 	Sample Sample
+	// HeldOut is the segment's held-out part when its input was split
+	// already (a sketch's hash split, as source.Read gives each group):
+	// Sample is then its fitting part. Nil: StudySegments splits Sample.
+	HeldOut *HeldOut
 	// Label names the segment in its decision ("method card"); Value
 	// when empty.
 	Label string
@@ -27,6 +31,15 @@ type Segment struct {
 	// its items before those of the options (which are every segment's):
 	// its decision weighs its schedule against the first of them.
 	Baselines []Baseline
+}
+
+// Total is the weight of the segment's items, both parts.
+func (s Segment) Total() float64 {
+	t := s.Sample.Total()
+	if s.HeldOut != nil {
+		t += s.HeldOut.Sample.Total()
+	}
+	return t
 }
 
 // SegmentOptions are the settings of StudySegments: those of Study,
@@ -113,7 +126,8 @@ type Total struct {
 // goes where the next request buys the most lag (Allocate, on each
 // segment's lag-versus-cost curve over its fitting items), unless
 // PerSegment gives every segment the budget itself. Each segment is
-// split into fitting and held-out items with opt's Holdout and Seed, and
+// split into fitting and held-out items with opt's Holdout and Seed
+// (unless it comes split: Segment.HeldOut), and
 // studied as Study does with its own give-up age and stuck cap; the
 // shared schedule is Study on all segments' fitting items at the budget,
 // measured on all their held-out ones. A segment with fewer than MinFinal
@@ -137,7 +151,11 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 	out := &SegmentStudy{Budget: b.RequestsPerItem, PerSegment: opt.PerSegment, MinFinal: opt.MinFinal}
 	trains, tests := make([]Sample, len(segs)), make([]Sample, len(segs))
 	for i, s := range segs {
-		trains[i], tests[i] = SplitSample(s.Sample, opt.Holdout, opt.Seed)
+		if s.HeldOut != nil {
+			trains[i], tests[i] = s.Sample, s.HeldOut.Sample
+		} else {
+			trains[i], tests[i] = SplitSample(s.Sample, opt.Holdout, opt.Seed)
+		}
 		if opt.Holdout == 0 || tests[i].Len() == 0 || trains[i].Len() == 0 {
 			trains[i], tests[i] = s.Sample, s.Sample // too few to hold out: measured on the fitting items
 		}

@@ -136,7 +136,6 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 	for _, bl := range st.opt.Baselines {
 		scheds = append(scheds, bl.Schedule)
 	}
-	fp.LimitName = LimitLabel(BudgetRequests, false, scheds...)
 	first, free := fam.p.first, false
 	for _, bl := range st.opt.Baselines {
 		if a, ok := bl.Schedule.Timeline().Next(0); !ok || a != st.opt.FirstAsk {
@@ -144,12 +143,16 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 		}
 	}
 	fp.Limit = nanPrediction()
+	bound := false
 	if st.opt.NoLimit == "" {
-		if lim, err := hindsight(fam.p.l, fam.cands, first, free, st.opt.Objective, b); err == nil {
+		var lim mixed
+		var err error
+		if lim, bound, err = hindsightWithin(fam.p.l, fam.cands, first, free, st.opt.Objective, b, cap); err == nil {
 			fp.Limit = lim.prediction()
 			fp.Limit.RequestsPerItem = b
 		}
 	}
+	fp.LimitName = LimitLabel(BudgetRequests, bound, scheds...)
 	fp.Fixed, fp.FixedInterval = fam.fixed.within(b, cap, st.opt.Seed, true)
 	fp.Backoff, fp.BackoffBase = fam.backoff.within(b, cap, st.opt.Seed, true)
 	fp.Jitter, fp.JitterBase = fam.jitter.within(b, cap, st.opt.Seed, false)

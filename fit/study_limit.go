@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -62,7 +61,7 @@ func (st *study) limit() error {
 	if st.model != nil {
 		r.Limit.MissedShare = 1 - st.model.CDF(end.Seconds())/st.model.CDF(math.MaxFloat64)
 	}
-	r.LimitNote = st.limitNote(end, free, exact, bound)
+	r.LimitNote = st.limitNote(end, free, exact, bound, lim.stuckCap)
 	return nil
 }
 
@@ -79,8 +78,27 @@ func (st *study) hindsightAt(l law, cands []float64, first float64, free bool) (
 	case BudgetPrice:
 		return hindsightCapped(l, cands, first, free, st.opt.Objective, b.Price, r.StuckCap, maxCountCells)
 	}
-	lim, err := hindsight(l, cands, first, free, st.opt.Objective, r.Fitted.RequestsPerItem)
-	return lim, false, err
+	return hindsightWithin(l, cands, first, free, st.opt.Objective, r.Fitted.RequestsPerItem, r.StuckCap)
+}
+
+// hindsightWithin is the limit at cost requests per item within the
+// stuck cap (0: none): hindsight, or where its schedules ask more than
+// the cap, the hull of the schedules within it (hindsightStuck), exact
+// while the capped programme is small enough; else hindsight's mix, a
+// bound (it relaxes the cap: bound true).
+func hindsightWithin(l law, cands []float64, first float64, free bool, obj Objective, cost float64, stuckCap int) (mixed, bool, error) {
+	lim, err := hindsight(l, cands, first, free, obj, cost)
+	if err != nil || lim.honours(stuckCap) {
+		return lim, false, err
+	}
+	if float64(stuckCap)*float64(len(cands)+1) > maxCountCells {
+		return lim, true, nil
+	}
+	capped, ok, err := hindsightStuck(l, cands, first, free, obj, cost, stuckCap)
+	if err != nil || !ok {
+		return lim, true, err
+	}
+	return capped, false, nil
 }
 
 // limitLaw is the law the limit is computed on, to end seconds: the
@@ -96,8 +114,9 @@ func (st *study) limitLaw(end float64) (law, []float64, bool) {
 	return il, cands, exact
 }
 
-// limitNote says what the limit covers.
-func (st *study) limitNote(end time.Duration, free, exact, bound bool) string {
+// limitNote says what the limit covers; capped is the stuck cap that
+// bound a requests budget's limit (0 when none did).
+func (st *study) limitNote(end time.Duration, free, exact, bound bool, capped int) string {
 	what := fmt.Sprintf("the %d held-out items", int(math.Round(st.test.Total())))
 	if st.model != nil {
 		what = "the model"
@@ -105,6 +124,12 @@ func (st *study) limitNote(end time.Duration, free, exact, bound bool) string {
 	r := st.res
 	var note string
 	switch k := r.Budget.Kind(); {
+	case bound && k == BudgetRequests:
+		note = fmt.Sprintf("limit: a bound, not a schedule: the exact optimum on %s at the fitted schedule's cost (%.2f requests per item) without the stuck cap of %d asks by %s (too many candidates to keep it), mixing two exact schedules; no schedule asking by age that asks at %s does better at that cost",
+			what, r.Fitted.RequestsPerItem, r.StuckCap, schedule.FormatDuration(end), schedule.FormatDuration(end))
+	case capped > 0:
+		note = fmt.Sprintf("limit: the exact optimum on %s at the fitted schedule's cost (%.2f requests per item) within the stuck cap (at most %d asks by %s), mixing two exact schedules that keep it; no schedule asking by age that asks at %s and keeps the cap does better at that cost",
+			what, r.Fitted.RequestsPerItem, capped, schedule.FormatDuration(end), schedule.FormatDuration(end))
 	case bound:
 		note = fmt.Sprintf("limit: a bound, not a schedule: the Lagrangian bound on %s under the budget, %s (a mix of two exact schedules either side of it); no schedule asking by age that asks at %s and keeps the budget does better",
 			what, st.budgetCap(), schedule.FormatDuration(end))
@@ -195,133 +220,6 @@ func itemCandidates(l *itemLaw, end float64) ([]float64, bool) {
 		thin = append(thin, pts[int(math.Round(float64(k)*step))])
 	}
 	return slices.Compact(thin), false
-}
-
-// hull is the limit: schedule a (spending ca) asked of a share w of the
-// items, schedule b (spending cb ≤ the cost) of the rest.
-type mixed struct {
-	a, b []float64
-	w    float64
-	l    law
-}
-
-func (x mixed) mix(a, b float64) float64 { return x.w*a + (1-x.w)*b }
-
-// hindsight finds the two hull vertices either side of cost on the
-// candidates: schedules that first ask at first, or with free set at
-// any candidate.
-func hindsight(l law, cands []float64, first float64, free bool, obj Objective, cost float64) (mixed, error) {
-	ts := []float64{first}
-	for _, c := range cands {
-		if c > first || (free && c >= first) {
-			ts = append(ts, c)
-		}
-	}
-	g := newGrid(l, obj, ts, 0, 0, -1)
-	skip := 0
-	if free {
-		g.freeStart, skip = true, 1
-		g.f[0], g.i[0], g.j[0], g.pend[0] = 0, 0, 0, 0
-	}
-	at := func(lambda float64) ([]float64, sums) {
-		path := g.solve(lambda, 0)
-		asks := g.ages(path[skip:])
-		return asks, evaluate(l, asks)
-	}
-	return bracketHull(l, obj, at, cost)
-}
-
-// bracketHull finds the two schedules of at either side of cost on the
-// lower convex hull of (requests, lag) (the cheaper within it) and mixes
-// them to spend cost exactly. It brackets cost with prices a factor 4
-// apart, then walks the hull (Eisner and Severance's search): at the
-// price where the two schedules cost the same, the programme finds a
-// hull vertex strictly below the line through them, which replaces the
-// one on its side of cost, or none, and they are neighbours on the hull.
-// Each step finds a new vertex, so a handful of programmes do what a
-// bisection of the price needs forty for.
-func bracketHull(l law, obj Objective, at func(lambda float64) ([]float64, sums), cost float64) (mixed, error) {
-	within := func(s sums) bool { return s.requests <= cost*(1+1e-12) }
-	hi := 1.0
-	b, sb := at(hi)
-	for !within(sb) {
-		if hi *= 4; hi > 1e15 {
-			return mixed{}, fmt.Errorf("no schedule spends as little as %.4g requests per item", cost)
-		}
-		b, sb = at(hi)
-	}
-	lo := hi / 4
-	a, sa := at(lo)
-	for within(sa) {
-		if lo /= 4; lo < 1e-15 {
-			return mixed{a: a, b: a, w: 1, l: l}, nil // every candidate fits
-		}
-		b, sb = a, sa
-		a, sa = at(lo)
-	}
-	for k := 0; k < 200 && sa.requests > sb.requests; k++ {
-		price := (sb.objective(obj) - sa.objective(obj)) / (sa.requests - sb.requests)
-		line := sa.objective(obj) + price*sa.requests
-		x, sx := at(price)
-		if !(sx.objective(obj)+price*sx.requests < line-1e-12*math.Abs(line)) {
-			break
-		}
-		if within(sx) {
-			b, sb = x, sx
-		} else {
-			a, sa = x, sx
-		}
-	}
-	w := 0.0
-	if sa.requests > sb.requests {
-		w = (cost - sb.requests) / (sa.requests - sb.requests)
-	}
-	return mixed{a: a, b: b, w: math.Min(math.Max(w, 0), 1), l: l}, nil
-}
-
-// prediction is the mix on its law: the share detected and the mean lag
-// mixed, and the longest lag of either (its percentiles are NaN: a mix
-// of two lag distributions has no closed form here); a schedule alone
-// (w = 1) is its own prediction.
-func (x mixed) prediction() Prediction {
-	pa, pb := predict(x.l, x.a), predict(x.l, x.b)
-	if x.w == 1 {
-		return pa // one schedule: its percentiles too
-	}
-	pr := Prediction{Detected: x.mix(pa.Detected, pb.Detected), RequestsPerItem: x.mix(pa.RequestsPerItem, pb.RequestsPerItem), RMSLag: math.NaN()}
-	pr.Lag = noLags()
-	pr.Lag.Mean = x.mix(pa.Lag.Mean*pa.Detected, pb.Lag.Mean*pb.Detected) / pr.Detected
-	pr.Lag.Max = math.Max(pa.Lag.Max, pb.Lag.Max)
-	return pr
-}
-
-// lagStats are the mix's lag statistics: exact integrals on a model, the
-// weighted lags of the held-out items on a log.
-func (x mixed) lagStats(st *study, end float64) LagStats {
-	if st.model != nil {
-		return x.prediction().Lag
-	}
-	var lags, ws []float64
-	for i, it := range st.test.Items {
-		if !it.Status.Final() || it.Age > end {
-			continue
-		}
-		w := st.test.Weight(i)
-		for k, asks := range [][]float64{x.a, x.b} {
-			j := sort.SearchFloat64s(asks, it.Age)
-			if j == len(asks) {
-				continue
-			}
-			share := x.w
-			if k == 1 {
-				share = 1 - x.w
-			}
-			if share > 0 {
-				lags, ws = append(lags, asks[j]-it.Age), append(ws, w*share)
-			}
-		}
-	}
-	return weightedLagStats(lags, ws)
 }
 
 // noLimitRow is the limit row of a study that cannot compute it

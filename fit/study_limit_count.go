@@ -96,18 +96,8 @@ func (g *grid) cappedPath(lambda float64, maxAsks int) []int {
 // at most maxAsks asks beats but which is no schedule itself (bound
 // true).
 func hindsightCapped(l law, cands []float64, first float64, free bool, obj Objective, lambda float64, maxAsks int, cells float64) (mixed, bool, error) {
-	ts := []float64{first}
-	for _, c := range cands {
-		if c > first || (free && c >= first) {
-			ts = append(ts, c)
-		}
-	}
-	g := newGrid(l, obj, ts, 0, 0, math.Inf(1))
-	skip := 0
-	if free {
-		g.freeStart, skip = true, 1
-		g.f[0], g.i[0], g.j[0], g.pend[0] = 0, 0, 0, 0
-	}
+	g, skip := limitGrid(l, obj, cands, first, free, math.Inf(1))
+	ts := g.t
 	asksOf := func(path []int) []float64 { return g.ages(path[skip:]) }
 	if path := g.solve(lambda, 0); path != nil && len(path)-skip <= maxAsks {
 		a := asksOf(path)

@@ -33,11 +33,11 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 	}
 	var out []segJSON
 	for i, s := range segs {
-		pts, base, err := fit.StudyFrontier(e.context(), s.Sample, nil, nil, opt, budgets)
+		pts, base, err := fit.StudyFrontier(e.context(), s.Sample, s.HeldOut, nil, opt, budgets)
 		if err != nil {
 			return fmt.Errorf("frontier: %s %s: %v", by, segmentName(s.Value), err)
 		}
-		sh := s.Sample.Total() / float64(st.Items)
+		sh := s.Total() / float64(st.Items)
 		if asJSON {
 			out = append(out, segJSON{s.Value, sh, frontierRows(pts, base)})
 			continue

@@ -16,9 +16,12 @@ import (
 // unless the caller needs the items (Needs.Always), the pass finds it
 // needs the item sample, the column has more values than a sketch with
 // groups keeps, or the log cannot be read twice (standard input): then
-// each group is its items. A sketch file's groups are their bins, both
-// parts together. Either way a group's sample is its items for
-// fit.StudySegments to split, so a log and its sketch fit alike.
+// each group is its items. A sketch file's groups are their bins. Each
+// group comes split as the log read without the group column is (the
+// sketch's hash split of each row; Segment.HeldOut), so that a row is
+// fitted on or held out alike with and without the column, and a log
+// and its sketch fit alike; only for a caller that needs every row
+// (Needs.Always) is a group its rows whole, unsplit.
 func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error) {
 	in := &Input{}
 	switch {
@@ -41,53 +44,96 @@ func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error
 			return in, err
 		}
 		if ok && n.needsItems(p) == "" {
-			in.Groups, in.Sketch, in.FromLog = sketchGroups(p.sk), p.sk, true
+			in.Groups, in.Sketch, in.FromLog = sketchGroups(p.sk, true), p.sk, true
 			in.All = joinGroups(in.Groups)
 			return in, nil
 		}
 	}
 	if n.Always == "" && sketchInput(paths) {
-		if note, err := groupSketchNote(paths, opt); err == nil && note != "" {
-			in.Notes = append(in.Notes, note)
-		}
+		return sketchFileGroups(paths, opt)
+	}
+	share := opt.Holdout
+	if n.Always != "" {
+		share = 0 // the rows whole
 	}
 	var groups []*sampleGroup
 	err := in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, g int, v string) {
 		if g == len(groups) {
 			groups = append(groups, &sampleGroup{value: v})
 		}
-		groups[g].add(it, w)
+		groups[g].add(it, w, share, opt.Seed)
 	})
 	for _, g := range groups {
-		in.Groups = append(in.Groups, fit.Segment{Value: g.value, Sample: g.Sample})
+		seg := fit.Segment{Value: g.value, Sample: g.fitOn}
+		if share > 0 {
+			seg.HeldOut = &fit.HeldOut{Sample: g.heldOut, Holdout: share, Seed: opt.Seed}
+		}
+		in.Groups = append(in.Groups, seg)
 	}
 	in.All = joinGroups(in.Groups)
 	return in, err
 }
 
-// joinGroups is the groups' items together, weighted when any is.
+// sketchFileGroups are the groups of sketch files split by the group
+// column: each value's bins in the parts of the sketch's split.
+func sketchFileGroups(paths []string, opt Options) (*Input, error) {
+	sk, warn, err := readSketches(paths, opt, true)
+	if err != nil {
+		return nil, err
+	}
+	if opt.KeepSplit && (sk.Holdout != opt.Holdout || sk.Seed != opt.Seed) {
+		return nil, &SplitError{Holdout: sk.Holdout, Seed: sk.Seed, WantHoldout: opt.Holdout, WantSeed: opt.Seed}
+	}
+	in := &Input{Stats: sketchStats(sk, paths), Sketch: sk, Warnings: warn, Groups: sketchGroups(sk, true)}
+	if note := groupSketchNote(sk, paths, opt); note != "" {
+		in.Notes = append(in.Notes, note)
+	}
+	in.All = joinGroups(in.Groups)
+	return in, nil
+}
+
+// joinGroups is the groups' items together, both parts, weighted when
+// any is.
 func joinGroups(groups []fit.Segment) fit.Sample {
-	smps := make([]fit.Sample, len(groups))
-	for i, g := range groups {
-		smps[i] = g.Sample
+	var smps []fit.Sample
+	for _, g := range groups {
+		smps = append(smps, g.Sample)
+		if g.HeldOut != nil {
+			smps = append(smps, g.HeldOut.Sample)
+		}
 	}
 	return joinSamples(smps...)
 }
 
-// sampleGroup is one value's items, weighted from the first weight
-// other than 1 on.
+// sampleGroup is one value's items in the parts of a split, each
+// weighted from the first weight other than 1 on.
 type sampleGroup struct {
-	value string
-	fit.Sample
+	value          string
+	fitOn, heldOut fit.Sample
 }
 
-func (g *sampleGroup) add(it estimate.Item, w float64) {
-	g.Items = append(g.Items, it)
-	if w != 1 || g.Weights != nil {
-		if g.Weights == nil {
-			g.Weights = slices.Repeat([]float64{1}, len(g.Items)-1)
+// add adds a row standing for w rows, to the parts the sketch's split
+// of share and seed puts it in (share 0: all to fitOn).
+func (g *sampleGroup) add(it estimate.Item, w, share float64, seed uint64) {
+	fitW, outW := w, 0.0
+	if share > 0 {
+		fitW, outW = estimate.SplitRow(it, w, share, seed)
+	}
+	if fitW > 0 || outW == 0 {
+		addRow(&g.fitOn, it, fitW)
+	}
+	if outW > 0 {
+		addRow(&g.heldOut, it, outW)
+	}
+}
+
+func addRow(s *fit.Sample, it estimate.Item, w float64) {
+	s.Items = append(s.Items, it)
+	if w != 1 || s.Weights != nil {
+		if s.Weights == nil {
+			s.Weights = slices.Repeat([]float64{1}, len(s.Items)-1)
 		}
-		g.Weights = append(g.Weights, w)
+		s.Weights = append(s.Weights, w)
 	}
 }
 
@@ -95,19 +141,14 @@ func (g *sampleGroup) add(it estimate.Item, w float64) {
 // with groups cannot serve: its values keep no item sample, so no
 // signals or creation times. Those its item sample of all values shows
 // absent are absent in every value; "" when that covers all.
-func groupSketchNote(paths []string, opt Options) (string, error) {
-	opt.Log.SkipBad = true // the read that follows applies the rule
-	sk, _, err := readSketches(paths, opt, true)
-	if err != nil {
-		return "", err
-	}
+func groupSketchNote(sk *estimate.Sketch, paths []string, opt Options) string {
 	n := opt.Needs
 	if sk.HasSample() {
 		n.Signals = n.Signals && (partSample(sk, &sk.Fit, true).HasSignals() || partSample(sk, &sk.HeldOut, true).HasSignals())
 		n.Batches = n.Batches && sk.SamplePeriodicity(estimate.PeriodOptions{}) != nil
 	}
 	why := names(paths) + " is a segmented sketch, whose values keep no item sample"
-	return n.unsought(why, "fit the log itself to look for them in each value"), nil
+	return n.unsought(why, "fit the log itself to look for them in each value")
 }
 
 // groupPass reads raw logs into a sketch per value of opt's split in one
@@ -165,18 +206,32 @@ func groupSketch(ctx context.Context, paths []string, opt Options) (*Input, erro
 	return in, err
 }
 
-// sketchGroups are a sketch's groups as samples: each value's bins, both
-// parts together.
-func sketchGroups(s *estimate.Sketch) []fit.Segment {
+// sketchGroups are a sketch's groups as samples: each value's bins, in
+// the parts of the sketch's split with split (a sketch that holds
+// nothing out: one part), else both parts together.
+func sketchGroups(s *estimate.Sketch, split bool) []fit.Segment {
 	var groups []fit.Segment
 	for _, g := range s.Segments {
-		whole := g.Fit
-		whole.Merge(&g.HeldOut)
-		var smp fit.Sample
-		smp.Items, smp.Weights = whole.Bins()
-		groups = append(groups, fit.Segment{Value: g.Value, Sample: smp})
+		seg := fit.Segment{Value: g.Value}
+		if split && s.Holdout > 0 {
+			seg.Sample = binSample(&g.Fit)
+			seg.HeldOut = &fit.HeldOut{Sample: binSample(&g.HeldOut), Holdout: s.Holdout, Seed: s.Seed}
+		} else {
+			whole := g.Fit
+			whole.Merge(&g.HeldOut)
+			seg.Sample = binSample(&whole)
+		}
+		groups = append(groups, seg)
 	}
 	return groups
+}
+
+// binSample is a sketch part's bins as a weighted sample.
+func binSample(p *estimate.SketchPart) fit.Sample {
+	smp := fit.Sample{Items: []estimate.Item{}, Weights: []float64{}}
+	items, ws := p.Bins()
+	smp.Items, smp.Weights = append(smp.Items, items...), append(smp.Weights, ws...)
+	return smp
 }
 
 // eachBy streams the logs at paths to fn with each item's weight, its
@@ -190,7 +245,7 @@ func (in *Input) eachBy(ctx context.Context, paths []string, opt Options, fn fun
 			return err
 		}
 		in.Warnings = append(in.Warnings, warn...)
-		for i, s := range sketchGroups(sk) {
+		for i, s := range sketchGroups(sk, false) {
 			for j, it := range s.Sample.Items {
 				fn(it, s.Sample.Weights[j], i, s.Value)
 			}

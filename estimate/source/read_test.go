@@ -177,8 +177,8 @@ const threeRows = `created_at,settled_at,status,method
 `
 
 // TestGroups: with a group column, one sample per value in the order
-// the values first came: the items (Needs.Always), or each value's bins
-// of both parts, standing for its rows.
+// the values first came: the items whole (Needs.Always), or each value's
+// bins in the parts of the sketch's split, standing for its rows.
 func TestGroups(t *testing.T) {
 	log := writeFile(t, "m.csv", threeRows)
 	opt := source.Options{Holdout: 0.3, Seed: 1, Needs: source.Needs{Always: "the test"}}
@@ -192,7 +192,7 @@ func TestGroups(t *testing.T) {
 	}
 	opt.Needs = source.Needs{}
 	in, err = source.Read(context.Background(), []string{log}, opt)
-	if err != nil || len(in.Groups) != 2 || !in.FromLog || in.Groups[0].Sample.Total() != 2 || in.Groups[1].Sample.Total() != 1 {
+	if err != nil || len(in.Groups) != 2 || !in.FromLog || in.Groups[0].Total() != 2 || in.Groups[1].Total() != 1 || in.Groups[0].HeldOut == nil {
 		t.Errorf("from the pass: %v, %+v", err, in.Groups)
 	}
 }
