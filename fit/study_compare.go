@@ -62,7 +62,8 @@ type Comparison struct {
 // compare measures each baseline and fits at its cost.
 func (st *study) compare() error {
 	r := st.res
-	for _, b := range st.opt.Baselines {
+	for i, b := range st.opt.Baselines {
+		st.stage(fmt.Sprintf("baseline %s (%d of %d)", b.Name, i+1, len(st.opt.Baselines)))
 		c, err := st.compareOne(b)
 		if err != nil {
 			return fmt.Errorf("baseline %s: %w", b.Name, err)

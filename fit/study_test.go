@@ -281,6 +281,19 @@ func TestStudyProgress(t *testing.T) {
 	}
 	got = nil
 	opt.Bootstrap = 0
+	every, err := schedule.Parse("10s until 10m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Baselines = []Baseline{{Name: "every", Schedule: every}, {Name: "every", Schedule: every}}
+	if _, err := Study(context.Background(), smp, nil, opt); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"fitting", "measuring", "the limit", "the baselines", "baseline every (1 of 2)", "baseline every (2 of 2)", "the bootstrap"}
+	if !slices.Equal(got, want) {
+		t.Errorf("stages with two baselines %q, want %q", got, want)
+	}
+	got, opt.Baselines = nil, nil
 	if _, _, err := StudyFrontier(context.Background(), smp, nil, nil, opt, []float64{8, 4}); err != nil {
 		t.Fatal(err)
 	}
