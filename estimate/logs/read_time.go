@@ -194,7 +194,7 @@ func (p *timeParser) slow(s string) (int64, error) {
 	if p.layout != "" {
 		t, err := time.ParseInLocation(p.layout, s, loc)
 		if err != nil {
-			return 0, errors.New("bad timestamp " + quoted(s) + " for layout " + strconv.Quote(p.layout))
+			return 0, errors.New("bad timestamp " + quoted(s) + " for layout " + quoted(p.layout))
 		}
 		return unixNano(t)
 	}
