@@ -7,13 +7,20 @@ import (
 
 // parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines and returns
 // the first error by index.
-func parallel(n int, fn func(i int) error) error {
+func parallel(n int, fn func(i int) error) error { return parallelFrom(n, nil, fn) }
+
+// parallelFrom is parallel, telling start(i) (when not nil) from the
+// calling goroutine, in order, as fn(i) starts.
+func parallelFrom(n int, start func(i int), fn func(i int) error) error {
 	errs := make([]error, n)
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Add(1)
 		sem <- struct{}{}
+		if start != nil {
+			start(i)
+		}
+		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()

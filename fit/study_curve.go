@@ -3,7 +3,6 @@ package fit
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 )
@@ -178,27 +177,3 @@ func (st *study) beside() *study {
 	return &c
 }
 
-// parallelFrom is parallel, telling start(i) from the calling goroutine,
-// in order, as fn(i) starts.
-func parallelFrom(n int, start func(i int), fn func(i int) error) error {
-	errs := make([]error, n)
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i := range n {
-		sem <- struct{}{}
-		start(i)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			errs[i] = fn(i)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err // the first by index, as parallel's
-		}
-	}
-	return nil
-}
