@@ -176,4 +176,3 @@ func (st *study) beside() *study {
 	c.res = &r
 	return &c
 }
-
