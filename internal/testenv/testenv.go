@@ -2,9 +2,10 @@
 //
 // The README's test command, go test ./..., runs every package's tests
 // (about two minutes on a 2-core machine once built). The long
-// statistical tests (bootstrap coverage, brute force over many logs, large mixes, generated
-// code compiled by outside toolchains) also run when POLLFIT_LONG_TESTS
-// is set to 1, as .ci/run sets it, so CI runs every test there is.
+// statistical tests (bootstrap coverage, brute force over many logs,
+// large mixes, generated code compiled by outside toolchains) also run
+// when POLLFIT_LONG_TESTS is set to 1, as .ci/run sets it, so CI runs
+// every test there is.
 package testenv
 
 import (
