@@ -29,25 +29,59 @@ type Lane struct {
 // DrawItems draws n items of smp at random without replacement (seeded,
 // so the same log and seed draw the same items), in the order of the
 // picture's rows: by age (the final answer's, or a pending item's
-// censoring age), earliest at the top. A weighted sample, whose items
-// are histogram bins, has no items to draw: nil.
+// censoring age), earliest at the top. In a weighted sample (a sketch's
+// bins, or interval items spread over their nodes) an item stands for
+// its weight's worth of items at its age: each draw takes one of those,
+// with chance in proportion to the weight left, so a bin of 50 can be
+// drawn up to 50 times.
 func DrawItems(smp fit.Sample, n int, seed uint64) []estimate.Item {
-	if smp.Weighted() || len(smp.Items) == 0 {
+	if len(smp.Items) == 0 {
 		return nil
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed17e5))
-	idx := rng.Perm(len(smp.Items))[:min(n, len(smp.Items))]
-	out := make([]estimate.Item, len(idx))
-	for i, k := range idx {
-		out[i] = smp.Items[k]
+	var out []estimate.Item
+	if smp.Weighted() {
+		out = drawWeighted(smp, n, rng)
+	} else {
+		for _, k := range rng.Perm(len(smp.Items))[:min(n, len(smp.Items))] {
+			out = append(out, smp.Items[k])
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	slices.SortStableFunc(out, func(a, b estimate.Item) int { return cmp.Compare(a.Age, b.Age) })
 	return out
 }
 
+// drawWeighted draws up to n items of a weighted sample without
+// replacement of the items its weights stand for.
+func drawWeighted(smp fit.Sample, n int, rng *rand.Rand) []estimate.Item {
+	left := slices.Clone(smp.Weights)
+	var total float64
+	for _, w := range left {
+		total += w
+	}
+	var out []estimate.Item
+	for len(out) < n && total > 1e-9 {
+		u, i := rng.Float64()*total, 0
+		for ; i < len(left)-1 && u >= left[i]; i++ {
+			u -= left[i]
+		}
+		if left[i] <= 0 {
+			continue // rounding left u past the last weight
+		}
+		take := min(1, left[i])
+		left[i] -= take
+		total -= take
+		out = append(out, smp.Items[i])
+	}
+	return out
+}
+
 // ItemsOf draws ItemRows held-out items of the study (drawn with its
 // seed) under the fitted schedule and today's, the first baseline, if
-// any: the seed post's picture. Nil for a model or a weighted sample.
+// any: the seed post's picture. Nil for a model.
 func ItemsOf(st *fit.StudyResult) *Figure {
 	if st.HeldOut == nil {
 		return nil

@@ -225,6 +225,33 @@ func TestDrawItems(t *testing.T) {
 	}
 	smp.Weights = make([]float64, len(smp.Items))
 	if DrawItems(smp, 30, 1) != nil {
-		t.Error("items drawn from a histogram")
+		t.Error("items drawn from a histogram of no weight")
+	}
+}
+
+// TestDrawItemsFromBins: a weighted sample's item stands for its
+// weight's worth of items. Bins of 3 and 1 items give all four when four
+// are asked for; a bin of 2.5 gives three draws (1, 1, 0.5); one draw
+// from bins of 3 and 1 is the first in 3 of 4 seeds, within the
+// binomial's 4 standard deviations over 4,000 seeds.
+func TestDrawItemsFromBins(t *testing.T) {
+	a, b := estimate.Item{Age: 1, Status: estimate.Settled}, estimate.Item{Age: 2, Status: estimate.Settled}
+	bins := fit.Sample{Items: []estimate.Item{a, b}, Weights: []float64{3, 1}}
+	got := DrawItems(bins, 10, 1)
+	if len(got) != 4 || got[0].Age != 1 || got[2].Age != 1 || got[3].Age != 2 {
+		t.Errorf("bins of 3 and 1, all drawn: %v", got)
+	}
+	if got := DrawItems(fit.Sample{Items: []estimate.Item{a}, Weights: []float64{2.5}}, 10, 1); len(got) != 3 {
+		t.Errorf("a bin of 2.5: %d draws, want 3", len(got))
+	}
+	first := 0
+	const seeds = 4000
+	for seed := range uint64(seeds) {
+		if DrawItems(bins, 1, seed)[0].Age == 1 {
+			first++
+		}
+	}
+	if sd := math.Sqrt(seeds * 0.75 * 0.25); math.Abs(float64(first)-0.75*seeds) > 4*sd {
+		t.Errorf("one draw from bins of 3 and 1: the first %d times in %d, want about %d", first, seeds, seeds*3/4)
 	}
 }

@@ -105,7 +105,11 @@ func (b *builder) itemsText() string {
 	if b.study.Holdout == 0 {
 		which = "items"
 	}
-	s := fmt.Sprintf("%d of the %s, drawn at random (seed %d), one row each, earliest answer at the top; replayed as the table replays them, to the give-up age. A ring marks where the answer landed, dots are asks and the bar is the lag, the time from the answer to the ask that sees it.", min(plot.ItemRows, len(b.test)), which, b.study.Seed)
+	drawn := fmt.Sprintf("%d of the %s, drawn at random (seed %d)", min(plot.ItemRows, len(b.test)), which, b.study.Seed)
+	if b.study.HeldOut.Weighted() {
+		drawn = fmt.Sprintf("Up to %d of the %s, drawn at random (seed %d) in proportion to weight, each at the representative age of its bin or interval (the input keeps counts, not the items themselves)", plot.ItemRows, which, b.study.Seed)
+	}
+	s := drawn + ", one row each, earliest answer at the top; replayed as the table replays them, to the give-up age. A ring marks where the answer landed, dots are asks and the bar is the lag, the time from the answer to the ask that sees it."
 	if len(b.study.Baselines) > 0 {
 		s += fmt.Sprintf(" Each row has two lanes: %s (today) above, the fitted schedule below, on the same item.", b.study.Baselines[0].Name)
 	}
