@@ -56,6 +56,7 @@ var flagOf = map[string]string{
 	"Client":  "--grpc-client",
 	// logs.Options, logs.MetricOptions
 	"Histogram": "--histogram",
+	"Delimiter": "--delimiter",
 	"Metric":    "--metric",
 }
 

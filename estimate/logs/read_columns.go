@@ -107,6 +107,9 @@ func resolveColumns(file string, header []string, opt *Options) (*layout, error)
 		return l, nil
 	case hist && l.created < 0 && l.duration < 0:
 		return nil, fmt.Errorf("%s: %w", file, opterr.Optionf("Histogram", nil, "looks like a histogram (lo_s, hi_s, final, pending): read it as one (Histogram)"))
+	case l.created < 0 && l.duration < 0 && otherDelimiter(l.names, opt.Delimiter) != 0:
+		d := otherDelimiter(l.names, opt.Delimiter)
+		return nil, fmt.Errorf("%s: %w", file, opterr.Optionf("Delimiter", nil, "the header is one column, %s, holding %q: read the file with Delimiter %q", quoted(l.names[0]), d, d))
 	case len(missing) > 0:
 		return nil, fmt.Errorf("%s: no column %s (%s)", file, strings.Join(missing, " or "), found())
 	case opt.DurationCol != "" || (l.duration >= 0 && (l.created < 0 || l.settled < 0)):
@@ -124,3 +127,21 @@ func resolveColumns(file string, header []string, opt *Options) (*layout, error)
 
 // width is the number of fields a row must have.
 func (l *layout) width() int { return len(l.names) }
+
+// otherDelimiter is the delimiter a header of one column holds, when it
+// holds one the read did not use (set, or ',' when 0): ';', tab, '|' or
+// ','; 0 otherwise.
+func otherDelimiter(names []string, set rune) rune {
+	if len(names) != 1 {
+		return 0
+	}
+	if set == 0 {
+		set = ','
+	}
+	for _, d := range []rune{';', '\t', '|', ','} {
+		if d != set && strings.ContainsRune(names[0], d) {
+			return d
+		}
+	}
+	return 0
+}
