@@ -42,6 +42,14 @@ func (s Segment) Total() float64 {
 	return t
 }
 
+// whole is the segment's items, both parts when it comes split.
+func (s Segment) whole() Sample {
+	if s.HeldOut == nil {
+		return s.Sample
+	}
+	return joinSamples([]Sample{s.Sample, s.HeldOut.Sample})
+}
+
 // SegmentOptions are the settings of StudySegments: those of Study,
 // whose Budget.RequestsPerItem is the mean over all items, and how the
 // budget is shared.
@@ -157,7 +165,8 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 			trains[i], tests[i] = SplitSample(s.Sample, opt.Holdout, opt.Seed)
 		}
 		if opt.Holdout == 0 || tests[i].Len() == 0 || trains[i].Len() == 0 {
-			trains[i], tests[i] = s.Sample, s.Sample // too few to hold out: measured on the fitting items
+			whole := s.whole() // too few to hold out: measured on the fitting items
+			trains[i], tests[i] = whole, whole
 		}
 	}
 	all, allTest := joinSamples(trains), joinSamples(tests)
