@@ -10,7 +10,8 @@ import (
 // curve is one frontier of a comparison: the fits at requests budgets
 // under one stuck cap, each measured on the held-out items. The fit at
 // a baseline's cost, the bracket of its held-out cost and the search
-// for its lag all read it, so no budget is fitted twice, and the fits a
+// for its lag all read it, so no budget is fitted twice (a budget asked
+// for while another caller fits it waits for that fit), and the fits a
 // step needs run at once (on up to GOMAXPROCS goroutines: parallel).
 // It is safe for concurrent use once the study's main fit is made,
 // after which a fit reads the study and writes nothing of it.
@@ -18,7 +19,7 @@ type curve struct {
 	st    *study
 	stuck int
 	mu    sync.Mutex
-	pts   map[float64]curvePoint
+	pts   map[float64]*curveEntry
 }
 
 // curvePoint is a fit of the curve; ok is false when the budget was too
@@ -29,44 +30,54 @@ type curvePoint struct {
 	err error
 }
 
+// curveEntry is a budget's point, fitted once by whichever caller asks
+// for it first; the others wait for it.
+type curveEntry struct {
+	once sync.Once
+	p    curvePoint
+	err  error // a failure that stops the study (not a budget too little)
+}
+
 func (st *study) newCurve(stuck int) *curve {
-	return &curve{st: st, stuck: stuck, pts: map[float64]curvePoint{}}
+	return &curve{st: st, stuck: stuck, pts: map[float64]*curveEntry{}}
+}
+
+// entry is budget b's entry, made when new.
+func (cv *curve) entry(b float64) *curveEntry {
+	cv.mu.Lock()
+	defer cv.mu.Unlock()
+	e := cv.pts[b]
+	if e == nil {
+		e = &curveEntry{}
+		cv.pts[b] = e
+	}
+	return e
 }
 
 // put records a fit made elsewhere (the study's own at the budget).
 func (cv *curve) put(p costPoint) {
-	cv.mu.Lock()
-	defer cv.mu.Unlock()
-	cv.pts[p.budget] = curvePoint{costPoint: p, ok: true}
+	e := cv.entry(p.budget)
+	e.once.Do(func() { e.p = curvePoint{costPoint: p, ok: true} })
 }
 
 // at fits the budgets not fitted yet, at once, and returns the points
 // of all of them in the order given.
 func (cv *curve) at(budgets ...float64) ([]curvePoint, error) {
-	var todo []float64
-	cv.mu.Lock()
-	for _, b := range budgets {
-		if _, ok := cv.pts[b]; !ok && !slices.Contains(todo, b) {
-			todo = append(todo, b)
-		}
+	es := make([]*curveEntry, len(budgets))
+	for i, b := range budgets {
+		es[i] = cv.entry(b)
 	}
-	cv.mu.Unlock()
-	got := make([]curvePoint, len(todo))
-	err := parallel(len(todo), func(i int) (err error) {
-		got[i], err = cv.fit(todo[i])
-		return err
+	err := parallel(len(budgets), func(i int) error {
+		e := es[i]
+		e.once.Do(func() { e.p, e.err = cv.fit(budgets[i]) })
+		return e.err
 	})
 	if err != nil {
 		return nil, err
 	}
-	cv.mu.Lock()
-	defer cv.mu.Unlock()
-	for i, b := range todo {
-		cv.pts[b] = got[i]
-	}
 	out := make([]curvePoint, len(budgets))
-	for i, b := range budgets {
-		out[i] = cv.pts[b]
+	for i, e := range es {
+		out[i] = e.p
 	}
 	return out, nil
 }
