@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
 
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/metadata"
 	"github.com/apache/arrow/go/v17/parquet/schema"
 	"github.com/pollfit/pollfit/estimate"
 )
@@ -35,17 +35,29 @@ const (
 // readers: int64 values are copied out of PLAIN pages, and a
 // dictionary-encoded status stays as indices, its few dictionary
 // entries looked up once per batch (dictCodes).
-func (r *reader) readParquet(name string, f *os.File) (err error) {
+func (r *reader) readParquet(name string, f *os.File) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	return r.readParquetAt(name, f, info.Size())
+}
+
+// parquetSource is what a Parquet log is read from: an open file, or
+// bytes in memory (bytes.Reader, for the fuzz target).
+type parquetSource interface {
+	io.ReaderAt
+	io.Seeker
+}
+
+// readParquetAt is readParquet of the size bytes of f.
+func (r *reader) readParquetAt(name string, f parquetSource, size int64) (err error) {
 	defer func() {
 		if p := recover(); p != nil { // arrow panics on some corrupt files
 			err = fmt.Errorf("%s: corrupt parquet file: %v", name, p)
 		}
 	}()
-	info, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := openParquet(f)
+	pf, err := openParquetAt(f, size)
 	if err != nil {
 		return fmt.Errorf("%s: not a readable parquet file: %v", name, err)
 	}
@@ -67,38 +79,9 @@ func (r *reader) readParquet(name string, f *os.File) (err error) {
 		return err
 	}
 	for _, p := range cols {
-		p.own = &colSource{f: f, size: info.Size(), writer: pf.WriterVersion(), descr: sc.Column(p.index), buffers: pf.BufferPool()}
+		p.own = &colSource{f: f, size: size, writer: pf.WriterVersion(), descr: sc.Column(p.index), buffers: pf.BufferPool()}
 	}
-	return r.parquetGroups(pf, cols, r.newConv(l), info.Size())
-}
-
-// openParquet opens a Parquet file reading column chunks through a
-// buffer, so memory stays bounded whatever the row group size, once its
-// footer has passed checkParquetFooter; arrow is given the footer
-// without its statistics (see stripStats).
-func openParquet(f *os.File) (*file.Reader, error) {
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	meta, err := checkParquetFooter(f, info.Size())
-	if err != nil {
-		return nil, err
-	}
-	props := parquet.NewReaderProperties(nil)
-	props.BufferedStreamEnabled = true
-	props.BufferSize = 1 << 20
-	opts := []file.ReadOption{file.WithReadProps(props)}
-	if stripped, err := stripStats(meta); meta != nil && err == nil {
-		md, err := metadata.NewFileMetaData(stripped, nil)
-		if err != nil {
-			return nil, fmt.Errorf("parquet: could not read footer: %w", err)
-		}
-		if !md.IsSetEncryptionAlgorithm() { // else arrow reads the footer itself
-			opts = append(opts, file.WithMetadata(md))
-		}
-	}
-	return file.NewParquetReader(f, opts...)
+	return r.parquetGroups(pf, cols, r.newConv(l), size)
 }
 
 // pqCol is one needed column of a Parquet log and its decoded values.

@@ -24,7 +24,10 @@ func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size 
 			r.progress(size * (bases[g+1] - bases[g]) / total)
 		}
 	}
-	if runtime.GOMAXPROCS(0) >= 2 && len(cols) >= 2 {
+	// A file of at most one batch decodes on this goroutine: there is no
+	// work to overlap, only goroutines to start (a fuzz run's cost).
+	small := total <= parquetBatch
+	if runtime.GOMAXPROCS(0) >= 2 && len(cols) >= 2 && !small {
 		for g := range groups {
 			if err := r.groupByColumns(pf, g, cols, c, bases[g]); err != nil {
 				return err
@@ -34,7 +37,7 @@ func (r *reader) parquetGroups(pf *file.Reader, cols []*pqCol, c *rowConv, size 
 		return nil
 	}
 	workers := min(runtime.GOMAXPROCS(0), 4, groups)
-	if workers < 2 {
+	if workers < 2 || small {
 		for g := range groups {
 			var err error
 			c.decodeGroup(pf, g, cols, bases[g], func(d *batch) bool {

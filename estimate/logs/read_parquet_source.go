@@ -3,13 +3,49 @@ package logs
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/metadata"
 	"github.com/apache/arrow/go/v17/parquet/schema"
 )
+
+// openParquet opens a Parquet file reading column chunks through a
+// buffer, so memory stays bounded whatever the row group size, once its
+// footer has passed checkParquetFooter; arrow is given the footer
+// without its statistics (see stripStats).
+func openParquet(f *os.File) (*file.Reader, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return openParquetAt(f, info.Size())
+}
+
+// openParquetAt is openParquet of the size bytes of f.
+func openParquetAt(f parquetSource, size int64) (*file.Reader, error) {
+	meta, err := checkParquetFooter(f, size)
+	if err != nil {
+		return nil, err
+	}
+	props := parquet.NewReaderProperties(nil)
+	props.BufferedStreamEnabled = true
+	props.BufferSize = 1 << 20
+	opts := []file.ReadOption{file.WithReadProps(props)}
+	if stripped, err := stripStats(meta); meta != nil && err == nil {
+		md, err := metadata.NewFileMetaData(stripped, nil)
+		if err != nil {
+			return nil, fmt.Errorf("parquet: could not read footer: %w", err)
+		}
+		if !md.IsSetEncryptionAlgorithm() { // else arrow reads the footer itself
+			opts = append(opts, file.WithMetadata(md))
+		}
+	}
+	return file.NewParquetReader(f, opts...)
+}
 
 // colSource reads the chunks of one column, row group after row group,
 // through one page reader and reused buffers. A chunk's pages are valid
