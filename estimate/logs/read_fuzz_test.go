@@ -19,9 +19,14 @@ import (
 // bounded length, and a replay of the items with no negative lag and
 // none beyond MaxAge.
 func readFuzzCheck(t *testing.T, p string, opt Options) {
+	readFuzzCheckWith(t, func(fn func(estimate.Item)) (Stats, error) { return Each([]string{p}, opt, fn) })
+}
+
+// readFuzzCheckWith is readFuzzCheck of what each reads.
+func readFuzzCheckWith(t *testing.T, each func(fn func(estimate.Item)) (Stats, error)) {
 	var n, final int64
 	var items []estimate.Item
-	st, err := Each([]string{p}, opt, func(it estimate.Item) {
+	st, err := each(func(it estimate.Item) {
 		if len(items) < 10_000 {
 			items = append(items, it)
 		}
@@ -74,7 +79,7 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("created_at,settled_at,signal\n1700000000,1700000001.25,0.5\n"), uint8(2))
 	f.Add([]byte("lo_s,hi_s,final,pending\n0,1,3,1\n1,,0,2\n"), uint8(4))
 	f.Add([]byte("a,\"b\nc\",created_at,settled_at\n1,\"x\"\"y\",2026-01-01 00:00:00,2026-01-01 00:00:09\n"), uint8(8))
-	p := filepath.Join(f.TempDir(), "f.csv") // rewritten by each run, as FuzzReadParquet's
+	p := filepath.Join(f.TempDir(), "f.csv") // rewritten by each run
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -99,30 +104,6 @@ func FuzzReadCSV(f *testing.F) {
 			return
 		}
 		readWatchdog(t, func() { readFuzzCheck(t, p, opt) })
-	})
-}
-
-// FuzzReadParquet reads damaged Parquet logs. The seed is small (4
-// rows, under 1 KB) so that most mutations land in its pages and footer
-// rather than in bytes no reader looks at.
-func FuzzReadParquet(f *testing.F) {
-	var b bytes.Buffer
-	if err := WriteParquet(&b, readLogRows(4, 3)); err != nil {
-		f.Fatal(err)
-	}
-	valid := b.Bytes()
-	f.Add(valid)
-	f.Add(valid[:len(valid)/2])
-	f.Add(append([]byte("PAR1"), valid[len(valid)-min(200, len(valid)-8):]...))
-	// One file, rewritten in place by each run (a fuzz worker runs its
-	// inputs one at a time): a new file a run made the kernel's inode
-	// allocator, not the read, the cost of a run (2 runs/s).
-	p := filepath.Join(f.TempDir(), "f.parquet")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		readWatchdog(t, func() { readFuzzCheck(t, p, Options{}) })
 	})
 }
 
