@@ -10,8 +10,9 @@ import (
 	"github.com/pollfit/pollfit/estimate/logs"
 )
 
-// generate writes a payments-like log of n rows: created_at spread over
-// three days, ages from a mixture of log-normals, 2% failed, 3% pending.
+// generate writes a payments-like log of n rows (payRows) as CSV, or as
+// Parquet from pollfit's writer (PLAIN pages, one row group a quarter of
+// the rows).
 func generate(path string, n int) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
@@ -28,10 +29,25 @@ func generate(path string, n int) error {
 		w := logs.NewCSVWriter(f, false, false)
 		write, closeW = w.Write, w.Close
 	}
+	if err := payRows(n, 1<<20, write); err != nil {
+		return err
+	}
+	if err := closeW(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// payRows hands n payments-like rows to write, chunk at a time:
+// created_at spread over three days, ages from a mixture of log-normals,
+// 2% failed, 3% pending.
+func payRows(n, chunk int, write func([]logs.Row) error) error {
 	rng := rand.New(rand.NewPCG(1, 2))
 	start := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
 	span := 3 * 24 * time.Hour
-	const chunk = 1 << 20
 	buf := make([]logs.Row, 0, chunk)
 	for i := 0; i < n; i++ {
 		created := start.Add(time.Duration(float64(span) * float64(i) / float64(n))).Truncate(time.Millisecond)
@@ -54,16 +70,10 @@ func generate(path string, n int) error {
 			buf = buf[:0]
 		}
 	}
-	if err := write(buf); err != nil {
-		return err
+	if len(buf) == 0 {
+		return nil
 	}
-	if err := closeW(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return write(buf)
 }
 
 // payAge draws a settle age in seconds: most in seconds, some in minutes.

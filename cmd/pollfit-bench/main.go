@@ -40,6 +40,8 @@ func main() {
 	duck := flag.String("duckdb", "", "internal: run this DuckDB query file once")
 	formats := flag.String("formats", "parquet,csv", "log formats to generate and time, comma-separated")
 	csvAll = flag.Bool("csv-all", false, "time frontier and report on the CSV logs too (their work after reading is the Parquet log's)")
+	writers := flag.String("writers", "pollfit", "Parquet logs to time, by writer, comma-separated: pollfit, arrow (dictionary encoding, 10 row groups, an id column), duckdb (zstd)")
+	flag.StringVar(&baseQuery, "query", "histogram", "DuckDB's query the ratios are to: histogram (1,000 bins a decade and a sum of ages) or count (2,000 bins, count(*) by status and bin)")
 	flag.Parse()
 	if *duck != "" {
 		if err := duckOnce(*duck); err != nil {
@@ -48,13 +50,17 @@ func main() {
 		}
 		return
 	}
-	if err := bench(*rows, *formats, *dir, *bin, *old, *only, *runs); err != nil {
+	if baseQuery != "histogram" && baseQuery != "count" {
+		fmt.Fprintf(os.Stderr, "pollfit-bench: -query %q: want histogram or count\n", baseQuery)
+		os.Exit(2)
+	}
+	if err := bench(*rows, *formats, *writers, *dir, *bin, *old, *only, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "pollfit-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(sizes, formats, dir, bin, old, only string, runs int) error {
+func bench(sizes, formats, writers, dir, bin, old, only string, runs int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -76,12 +82,27 @@ func bench(sizes, formats, dir, bin, old, only string, runs int) error {
 			if ext != ".parquet" && ext != ".csv" {
 				return fmt.Errorf("-formats: %q is not parquet or csv", format)
 			}
-			path := filepath.Join(dir, fmt.Sprintf("payments-%d%s", n, ext))
-			if err := ensureLog(path, n); err != nil {
-				return err
+			ws := []string{"pollfit"}
+			if ext == ".parquet" {
+				ws = strings.Split(writers, ",")
 			}
-			if err := benchLog(path, n, bin, old, dir, only, runs); err != nil {
-				return err
+			for _, w := range ws {
+				w = strings.TrimSpace(w)
+				path := logPath(dir, n, ext, w)
+				pollfitLog := logPath(dir, n, ext, "pollfit")
+				if err := ensureLog(pollfitLog, n); err != nil {
+					return err
+				}
+				if err := ensureWriterLog(path, pollfitLog, w, n); w != "pollfit" && err != nil {
+					return err
+				}
+				label := strings.TrimPrefix(ext, ".")
+				if ext == ".parquet" {
+					label += " (" + w + ")"
+				}
+				if err := benchLog(path, label, n, bin, old, dir, only, runs); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -92,14 +113,14 @@ func bench(sizes, formats, dir, bin, old, only string, runs int) error {
 // commands take turns, one run of each a round, so that a slow spell of
 // the machine falls on all of them alike, not on the ones that ran
 // during it.
-func benchLog(path string, n int, bin, old, dir, only string, runs int) error {
+func benchLog(path, label string, n int, bin, old, dir, only string, runs int) error {
 	all, err := commands(path, bin, old, dir)
 	if err != nil {
 		return err
 	}
 	var cmds []command
-	for _, c := range all {
-		if only != "" && !strings.Contains(c.name, only) && !strings.Contains(c.name, "histogram") {
+	for i, c := range all {
+		if only != "" && !strings.Contains(c.name, only) && i > 0 { // all[0] is the baseline
 			continue
 		}
 		if heavyAfterRead(c.name) && strings.HasSuffix(path, ".csv") && !*csvAll {
@@ -120,10 +141,10 @@ func benchLog(path string, n int, bin, old, dir, only string, runs int) error {
 			bests[i].keep(m)
 		}
 	}
-	base, baseCPU := bests[0].wall, bests[0].cpu // DuckDB's histogram query
+	base, baseCPU := bests[0].wall, bests[0].cpu // DuckDB's baseline query
 	for i, c := range cmds {
 		m := bests[i]
-		fmt.Printf("| %d | %s | %s | %.2f | %.2f | %.0f | %.2f× | %.2f× |\n", n, strings.TrimPrefix(filepath.Ext(path), "."),
+		fmt.Printf("| %d | %s | %s | %.2f | %.2f | %.0f | %.2f× | %.2f× |\n", n, label,
 			c.name, m.wall, m.cpu, float64(m.peakKB)/1024, m.wall/base, m.cpu/baseCPU)
 	}
 	return nil
@@ -131,6 +152,9 @@ func benchLog(path string, n int, bin, old, dir, only string, runs int) error {
 
 // csvAll is the -csv-all flag.
 var csvAll *bool
+
+// baseQuery is the -query flag.
+var baseQuery string
 
 // heavyAfterRead reports whether a command's time is mostly its work
 // after reading, the same for a log in either format.

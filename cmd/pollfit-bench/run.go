@@ -32,6 +32,10 @@ func commands(path, bin, old, dir string) ([]command, error) {
 	if err != nil {
 		return nil, err
 	}
+	count, err := writeQuery(dir, "count", countQuery(path))
+	if err != nil {
+		return nil, err
+	}
 	sk, err := estimate.SketchSQL(estimate.SQLOptions{Dialect: "duckdb", Table: "payments", Holdout: 0.3, Seed: 1})
 	if err != nil {
 		return nil, err
@@ -43,6 +47,7 @@ func commands(path, bin, old, dir string) ([]command, error) {
 	out := func(name string) string { return filepath.Join(dir, name) }
 	cmds := []command{
 		{"DuckDB histogram query", []string{self, "-duckdb", hist}},
+		{"DuckDB count query (2,000 bins)", []string{self, "-duckdb", count}},
 		{"DuckDB sketch query (pollfit sql)", []string{self, "-duckdb", sketchQ}},
 		{"pollfit estimate", []string{bin, "estimate", "-q", path}},
 		{"pollfit sketch", []string{bin, "sketch", "-q", "--force", "-o", out("bench.sketch.csv"), path}},
@@ -50,6 +55,9 @@ func commands(path, bin, old, dir string) ([]command, error) {
 		{"pollfit eval (one schedule)", []string{bin, "eval", "-q", "-s", "now=" + nowSchedule, path}},
 		{"pollfit frontier --budgets 4,8,16", []string{bin, "frontier", "-q", "--budgets", "4,8,16", path}},
 		{"pollfit report --requests-per-item 8", []string{bin, "report", "-q", "--force", "--requests-per-item", "8", "-o", out("bench.html"), path}},
+	}
+	if baseQuery == "count" { // the baseline first
+		cmds[0], cmds[1] = cmds[1], cmds[0]
 	}
 	if old != "" {
 		cmds = append(cmds,
@@ -73,6 +81,15 @@ func source(path string) string {
 func histogramQuery(path string) string {
 	return `SELECT status, floor(log10(greatest(epoch(settled_at) - epoch(created_at), 0.001)) * 1000) AS bin,
 	count(*) AS n, sum(epoch(settled_at) - epoch(created_at)) AS age_sum
+FROM ` + source(path) + ` GROUP BY ALL`
+}
+
+// countQuery is issue 29's plainer baseline: ages in 2,000 log-spaced
+// bins (250 a decade from 1 ms to 1e5 s, the rest at the ends), rows
+// counted by status and bin.
+func countQuery(path string) string {
+	return `SELECT status, least(greatest(floor(log10(greatest(epoch(settled_at) - epoch(created_at), 0.001)) * 250), -750), 1249) AS bin,
+	count(*) AS n
 FROM ` + source(path) + ` GROUP BY ALL`
 }
 
