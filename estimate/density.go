@@ -16,7 +16,8 @@ type DensityOptions struct {
 	// Bandwidth is the kernel's standard deviation on the natural-log age
 	// axis (0.1 ≈ ±10% of the age). Zero selects it from the data with
 	// Botev's improved Sheather–Jones method, falling back to Silverman's
-	// rule (with a warning) when that fails.
+	// rule (with a warning) when that fails, and floors it at the ages'
+	// resolution (see ResolutionFactor).
 	Bandwidth float64
 	// GridSize is the smallest number of grid points; the grid is made
 	// finer when the bandwidth is small, up to 65536. Default 2048.
@@ -68,19 +69,34 @@ func removeAtoms(t, m []float64, atoms []Deadline) []float64 {
 	return out
 }
 
+// nISJ is the number of cells of ISJ's grid.
+const nISJ = 1 << 12
+
 // chooseBandwidth returns the bandwidth on the log-age axis, the method
-// that chose it and a warning when ISJ failed.
+// that chose it and a warning when ISJ failed. A bandwidth chosen from
+// the data is floored at resolutionFloor(pts, nEff) (method
+// "resolution" when the floor binds).
 func chooseBandwidth(pts []logPoint, nEff, fixed float64) (h float64, method, warn string) {
 	if fixed > 0 {
 		return fixed, "fixed", ""
 	}
+	h, method, warn = dataBandwidth(pts, nEff)
+	xlo, xhi := pointsRange(pts)
+	if floor := resolutionFloor(pts, nEff, 1.2*(xhi-xlo)/nISJ); h < floor {
+		return floor, "resolution", warn
+	}
+	return h, method, warn
+}
+
+// dataBandwidth is the bandwidth ISJ chooses, or Silverman's rule when
+// ISJ fails, with the method and ISJ's warning.
+func dataBandwidth(pts []logPoint, nEff float64) (h float64, method, warn string) {
 	xlo, xhi := pointsRange(pts)
 	x, w := make([]float64, len(pts)), make([]float64, len(pts))
 	for i, p := range pts {
 		x[i], w[i] = (p.lo+p.hi)/2, p.w
 	}
 	if span := xhi - xlo; span > 0 {
-		const nISJ = 1 << 12
 		lo, hi := xlo-span/10, xhi+span/10
 		hist := binPoints(pts, lo, (hi-lo)/nISJ, nISJ)
 		if h, ok := isjBandwidth(hist, hi-lo, nEff); ok && h > 0 {

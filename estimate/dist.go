@@ -166,8 +166,9 @@ func (d *Dist) Never() float64 { return d.never }
 func (d *Dist) Atoms() []Deadline { return append([]Deadline(nil), d.atoms...) }
 
 // Bandwidth returns the kernel's standard deviation on the natural-log
-// age axis and the method that chose it: "isj", "silverman", "fixed" or
-// "default".
+// age axis and the method that chose it: "isj", "silverman", "fixed",
+// "default", or "resolution" when the ages' resolution floored the
+// bandwidth ISJ or Silverman chose (see ResolutionFactor).
 func (d *Dist) Bandwidth() (float64, string) { return d.bandwidth, d.method }
 
 // Grid returns the grid the estimate is kept on: ages t (seconds,

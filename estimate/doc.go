@@ -64,7 +64,12 @@
 // Botev's improved Sheather–Jones (ISJ), computed on the same binned data
 // by DCT; when its fixed-point equation has no root in the bracket (small
 // or pathological samples) Density falls back to Silverman's rule and
-// says so in Dist.Warnings. To smooth one estimate at several
+// says so in Dist.Warnings. Either is floored at the ages' resolution
+// when the ages lie on a grid finer than ISJ's grid resolves (ages
+// rounded to the millisecond, a sketch's bins on a large log):
+// ResolutionFactor times the median gap between distinct ages on the
+// log axis, so the kernel smooths the law, not the comb. To smooth one
+// estimate at several
 // bandwidths (a cross-validation), NewSmoother does the work that does
 // not depend on the bandwidth once (the deadlines, the jumps on the log
 // axis) and Smoother.Density smooths at each.

@@ -34,7 +34,8 @@ type Smoothing struct {
 	// age axis (0.1 ≈ ±10% of the age).
 	Bandwidth float64
 	// Rule is how it was chosen: SmoothGiven, SmoothCrossValidated, or
-	// the density estimate's own method ("isj", "silverman", "default")
+	// the density estimate's own method ("isj", "silverman", "resolution",
+	// "default")
 	// when there were too few items to cross-validate.
 	Rule string
 	// Factor is Bandwidth over the density estimate's own bandwidth (1

@@ -265,7 +265,9 @@
 // Kaplan–Meier survival with right-censoring and Greenwood bands (log scale,
 // as R's survfit), quantiles by survfit's convention, the density f(t) by
 // kernel smoothing on a log-time axis weighted by the Kaplan–Meier jumps
-// (bandwidth by Botev's ISJ, Silverman as a fallback), the hazard, deadlines
+// (bandwidth by Botev's ISJ, Silverman as a fallback, at least 4 times the
+// ages' resolution on the log axis when the ages lie on a finer grid, such as
+// milliseconds on a large log), the hazard, deadlines
 // (a spike of answers at one age, such as failures at a timeout, kept apart
 // from the smooth density) and batch periodicity (answers clustered after UTC
 // wall-clock boundaries, tested on the periods that divide a day, with a
