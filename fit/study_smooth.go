@@ -35,8 +35,7 @@ type Smoothing struct {
 	Bandwidth float64
 	// Rule is how it was chosen: SmoothGiven, SmoothCrossValidated, or
 	// the density estimate's own method ("isj", "silverman", "resolution",
-	// "default")
-	// when there were too few items to cross-validate.
+	// "default") when there were too few items to cross-validate.
 	Rule string
 	// Factor is Bandwidth over the density estimate's own bandwidth (1
 	// for a given bandwidth).
