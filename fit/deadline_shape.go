@@ -95,7 +95,7 @@ func (sh *shaper) bursts(ds []estimate.Deadline, optimum []float64, out Shape) (
 		}
 		for _, f := range fits {
 			s, m := f.s, f.m
-			if s == nil {
+			if s == nil || !sh.withinClauses(s, ds) {
 				continue
 			}
 			if tried == nil || sh.score(m) < sh.score(triedM) {

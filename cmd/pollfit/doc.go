@@ -300,9 +300,14 @@
 // by local moves. An "at" list of explicit asks at nice ages counts as one
 // clause for its first four asks and one more for each ask after them (a
 // clause that asks once is written into the list before it); a burst after a
-// deadline is one more clause whatever its length, at most 32 asks at the
-// deadline's own ages, and may split the clause it lands in, so a log with
-// one deadline ships up to --segments + 2. A give-up age no clause lands on
+// deadline is one more clause whatever its length: its asks, at most 32, are
+// those at the deadline's own ages (from three spreads before its age to
+// five after, a spread at least a sixth of the spike's window, rounded
+// outwards), with the ask after them that takes up again the clause the
+// burst split on that clause's grid; any other ask of its list, such as a
+// prefix from age 0, counts as an "at" list's. A burst may split the clause
+// it lands in, so each deadline with a burst adds up to 2 to --segments, and
+// a shaped schedule that would count more is not tried. A give-up age no clause lands on
 // gets a lone last ask there, which the cap does not count, the clause before
 // it ending on its own last ask (its start plus a whole number of its
 // interval, a round second); a give-up age capped at a baseline's end is
