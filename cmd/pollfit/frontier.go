@@ -222,7 +222,7 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k i
 		}
 		return s + "\t"
 	}
-	fmt.Fprintf(tw, "req/item\t%sfitted (%d clauses)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", limitCol(fit.FrontierLimitLabel(pts)), k)
+	fmt.Fprintf(tw, "req/item\t%sfitted (--segments %d)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", limitCol(fit.FrontierLimitLabel(pts)), k)
 	var knee *fit.FrontierPoint
 	for i, p := range pts {
 		mark := ""
