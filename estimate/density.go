@@ -81,25 +81,37 @@ func chooseBandwidth(pts []logPoint, nEff, fixed float64) (h float64, method, wa
 		return fixed, "fixed", ""
 	}
 	h, method, warn = dataBandwidth(pts, nEff)
-	xlo, xhi := pointsRange(pts)
-	if floor := resolutionFloor(pts, nEff, 1.2*(xhi-xlo)/nISJ); h < floor {
-		return floor, "resolution", warn
+	if _, width := isjGrid(pts); width > 0 {
+		if floor := resolutionFloor(pts, nEff, width/nISJ); h < floor {
+			return floor, "resolution", warn
+		}
 	}
 	return h, method, warn
+}
+
+// isjGrid is where ISJ's grid of nISJ cells starts and how wide it is:
+// the points' range on the log-age axis and a tenth of it more each
+// side (a width of 0 when the points are at one age).
+func isjGrid(pts []logPoint) (lo, width float64) {
+	xlo, xhi := pointsRange(pts)
+	span := xhi - xlo
+	if !(span > 0) {
+		return xlo, 0
+	}
+	lo, hi := xlo-span/10, xhi+span/10
+	return lo, hi - lo
 }
 
 // dataBandwidth is the bandwidth ISJ chooses, or Silverman's rule when
 // ISJ fails, with the method and ISJ's warning.
 func dataBandwidth(pts []logPoint, nEff float64) (h float64, method, warn string) {
-	xlo, xhi := pointsRange(pts)
 	x, w := make([]float64, len(pts)), make([]float64, len(pts))
 	for i, p := range pts {
 		x[i], w[i] = (p.lo+p.hi)/2, p.w
 	}
-	if span := xhi - xlo; span > 0 {
-		lo, hi := xlo-span/10, xhi+span/10
-		hist := binPoints(pts, lo, (hi-lo)/nISJ, nISJ)
-		if h, ok := isjBandwidth(hist, hi-lo, nEff); ok && h > 0 {
+	if lo, width := isjGrid(pts); width > 0 {
+		hist := binPoints(pts, lo, width/nISJ, nISJ)
+		if h, ok := isjBandwidth(hist, width, nEff); ok && h > 0 {
 			return h, "isj", ""
 		}
 		warn = fmt.Sprintf("density: the improved Sheather–Jones bandwidth did not converge on %.0f effective observations; using Silverman's rule", nEff)
