@@ -143,6 +143,9 @@ func checkKnee(rep invReport, pts []FrontierPoint) {
 	}
 }
 
+// costLag is one fit's held-out requests per item and mean lag.
+type costLag struct{ cost, lag float64 }
+
 // withinOwnBracket reports whether a fit the comparison did not make
 // lies strictly inside the costs of the two fits it read between, and
 // the equal-cost lag lies between those two fits' lags. The comparison
@@ -150,7 +153,7 @@ func checkKnee(rep invReport, pts []FrontierPoint) {
 // them (a shape that starts to pay at a budget in between), a fit
 // made at that budget can wait longer than the line says, and the
 // comparison's own bracket is then what it must stay inside.
-func withinOwnBracket(comp *Comparison, fits [][2]float64) bool {
+func withinOwnBracket(comp *Comparison, fits []costLag) bool {
 	if len(comp.Bracket) != 2 {
 		return false
 	}
@@ -160,7 +163,7 @@ func withinOwnBracket(comp *Comparison, fits [][2]float64) bool {
 		return false
 	}
 	for _, f := range fits {
-		if f[0] > lo.RequestsPerItem*(1+1e-9) && f[0] < hi.RequestsPerItem*(1-1e-9) {
+		if f.cost > lo.RequestsPerItem*(1+1e-9) && f.cost < hi.RequestsPerItem*(1-1e-9) {
 			return true
 		}
 	}
@@ -199,24 +202,16 @@ func checkEqualCost(rep invReport, c invCase, comp *Comparison) {
 			return
 		}
 	}
-	type cl struct{ cost, lag float64 }
-	fits2 := func(fs []cl) [][2]float64 {
-		out := make([][2]float64, len(fs))
-		for i, f := range fs {
-			out[i] = [2]float64{f.cost, f.lag}
-		}
-		return out
-	}
-	fits := []cl{{got, comp.Fitted.Lag.Mean}}
+	fits := []costLag{{got, comp.Fitted.Lag.Mean}}
 	for _, r := range comp.Bracket { // the fits the comparison read between
-		fits = append(fits, cl{r.RequestsPerItem, r.Lag.Mean})
+		fits = append(fits, costLag{r.RequestsPerItem, r.Lag.Mean})
 	}
 	for _, p := range pts {
 		if !math.IsNaN(p.Fitted.Lag.Mean) {
-			fits = append(fits, cl{p.Fitted.RequestsPerItem, p.Fitted.Lag.Mean})
+			fits = append(fits, costLag{p.Fitted.RequestsPerItem, p.Fitted.Lag.Mean})
 		}
 	}
-	slices.SortFunc(fits, func(a, b cl) int { return int(math.Copysign(1, a.cost-b.cost)) })
+	slices.SortFunc(fits, func(a, b costLag) int { return int(math.Copysign(1, a.cost-b.cost)) })
 	// The bracket: the dearest fit costing no more than the baseline and
 	// the cheapest costing no less; without one, every fit made.
 	lo, hi := math.Inf(-1), math.Inf(1)
@@ -237,7 +232,7 @@ func checkEqualCost(rep invReport, c invCase, comp *Comparison) {
 			lagLo, lagHi = math.Min(lagLo, f.lag), math.Max(lagHi, f.lag)
 		}
 	}
-	if (below(comp.EqualCostLag, lagLo) || below(lagHi, comp.EqualCostLag)) && !withinOwnBracket(comp, fits2(fits)) {
+	if (below(comp.EqualCostLag, lagLo) || below(lagHi, comp.EqualCostLag)) && !withinOwnBracket(comp, fits) {
 		rep.fail("equal-cost lag between the bracketing fits", "%s; fits costing %.4g to %.4g requests per item wait %.6gs to %.6gs (fits at %v)", what, lo, hi, lagLo, lagHi, fits)
 	}
 }
