@@ -176,8 +176,8 @@ func giveUpAge(r fit.Row) string {
 // with the one schedule for all.
 func segmentingText(s *fit.SegmentStudy) string {
 	t, o := s.Total, s.Shared.Fitted
-	return fmt.Sprintf("segmenting: %s mean lag at the same budget (%s vs %s at %.2f vs %.2f requests per item, on the same %.0f held-out items)",
-		fit.FormatChange(s.Change()), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
+	return fmt.Sprintf("segmenting: %s at the same budget (%s vs %s at %.2f vs %.2f requests per item, on the same %.0f held-out items)",
+		s.Changes(), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
 }
 
 // The JSON of pollfit fit --by:

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/pollfit/pollfit/export"
@@ -113,7 +114,11 @@ func segmentingSentence(s *fit.SegmentStudy) Sentence {
 	if chp.Figs == nil { // not finite: "no comparable"
 		chp = plain(fit.FormatChange(ch))
 	}
-	return Sentence{plain("Segmenting: "), chp, plain(" mean lag at the same budget ("),
+	lead := plain("Segmenting: ")
+	if !s.SameCost() { // as s.Changes() words it
+		lead = plain("Segmenting: " + fit.FormatRequestsChange(s.RequestsChange(), fit.Interval{math.NaN(), math.NaN()}) + " and ")
+	}
+	return Sentence{lead, chp, plain(" mean lag at the same budget ("),
 		ageFig("by.total.lag_mean_s", t.LagMean), plain(" against "), ageFig("by.shared.metrics.lag_s.mean", o.Lag.Mean), plain(" for the one schedule, at "),
 		numFig("by.total.requests_per_item", t.RequestsPerItem), plain(" against "), numFig("by.shared.metrics.requests_per_item", o.RequestsPerItem),
 		plain(" requests per item, on the same "), shown("by.total.items", t.Items, whole(t.Items)), plain(" held-out items).")}
