@@ -46,7 +46,10 @@ else the first for every value, else the one schedule), then fit --by's
 table: each value's share, held-out lag, cost, budget, stuck cost,
 give-up age and schedule, the totals and the one schedule at the same
 budget, and "segmenting: N% less mean lag", each figure fit --by
---json's; the one schedule for all values follows.`,
+--json's; the one schedule for all values follows. The whole log's
+pictures come first, then each value's own (density, survival, hazard,
+lags, items one by one, batch phase), drawn from that value's study; a
+value that follows the one schedule has none.`,
 		flags: reportFlags,
 	})
 }
@@ -105,7 +108,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			if err != nil {
 				return err
 			}
-			r.Summary.Segments = report.SummariseSegments(bf.by, seg.res)
+			report.AddSegments(r, bf.by, seg.res)
 			r.Facts = append(r.Facts, seg.facts()...)
 		}
 		if !rf.quiet {

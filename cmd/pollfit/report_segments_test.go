@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"html"
 	"io"
@@ -108,6 +109,7 @@ func TestReportSegmentsAreFitByJSON(t *testing.T) {
 	if got, want := strings.Join(rows, "|"), strings.Join(append(names, "total", "one schedule"), "|"); got != want {
 		t.Errorf("table rows %s, want %s", got, want)
 	}
+	checkGroupPictures(t, page, segs)
 	// A figure broken in the JSON, a number and a text, is caught.
 	segs[0].(map[string]any)["metrics"].(map[string]any)["lag_s"].(map[string]any)["mean"] = 1.5
 	js.(map[string]any)["shared"].(map[string]any)["schedule"] = "1s"
@@ -115,5 +117,43 @@ func TestReportSegmentsAreFitByJSON(t *testing.T) {
 		if err := jsonFigureErr(js, k, seen[k]); err == nil {
 			t.Errorf("%s changed in the JSON still matches the report's %s", k, seen[k])
 		}
+	}
+}
+
+// checkGroupPictures: under --by each value with a schedule of its own
+// has its own pictures after the whole log's, headed by the value, and
+// its lag picture's legend gives the value's held-out requests per item
+// as fit --by --json has them; a value that follows the one schedule has
+// none.
+func checkGroupPictures(t *testing.T, page string, segs []any) {
+	t.Helper()
+	own := 0
+	for _, s := range segs {
+		seg := s.(map[string]any)
+		head := "<h2>method " + html.EscapeString(seg["value"].(string)) + ": Lag per schedule</h2>"
+		at := strings.Index(page, head)
+		if seg["fallback"].(bool) {
+			if at >= 0 {
+				t.Errorf("%s follows the one schedule but has pictures of its own", seg["value"])
+			}
+			continue
+		}
+		own++
+		if at < 0 {
+			t.Errorf("no %s", head)
+			continue
+		}
+		sec := page[at:]
+		sec = sec[:strings.Index(sec, "</section>")]
+		req := seg["metrics"].(map[string]any)["requests_per_item"].(float64)
+		if want := fmt.Sprintf("fitted, %.2f req/item", req); !strings.Contains(sec, want) {
+			t.Errorf("%s: the lag picture's legend has no %q", seg["value"], want)
+		}
+	}
+	if own == 0 {
+		t.Error("no value with a schedule of its own: the check checked nothing")
+	}
+	if strings.Count(page, "<h2>Expected wait versus cost</h2>") != 1 {
+		t.Error("want the one frontier, of the whole log")
 	}
 }

@@ -68,9 +68,11 @@ func (b *builder) sections() []Section {
 	if f := plot.ItemsOf(st); f != nil {
 		secs = append(secs, Section{ID: "items", Title: "Items one by one", Text: b.itemsText(), Figure: f})
 	}
-	secs = append(secs, Section{ID: "frontier", Title: "Expected wait versus cost",
-		Text:   b.frontierText(),
-		Figure: plot.FrontierOf(b.front, plot.RowPoints(points), b.opt.Clauses)})
+	if !b.group { // a group's frontier is its share of the budget: see the summary's table
+		secs = append(secs, Section{ID: "frontier", Title: "Expected wait versus cost",
+			Text:   b.frontierText(),
+			Figure: plot.FrontierOf(b.front, plot.RowPoints(points), b.opt.Clauses)})
+	}
 	if b.period != nil {
 		secs = append(secs, Section{ID: "phase", Title: "Batch phase",
 			Text: fmt.Sprintf("Final answers by time after each %s wall-clock boundary: %.0f%% settle in the batch, about %s after the boundary (%s).",

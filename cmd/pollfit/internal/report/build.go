@@ -50,6 +50,7 @@ type builder struct {
 	opt         Options
 	study       *fit.StudyResult
 	train, test []estimate.Item
+	group       bool // one value's study under --by: no frontier of its own
 
 	acc    estimate.Accumulator
 	km     *estimate.Survival
