@@ -365,6 +365,7 @@
 // -s 'exponential(initial=1s, factor=2, max=30s, attempts=5, jitter=full)'
 // does for any such strategy. -f dsl|json|go|js|ts|kotlin|asks prints only the
 // schedule, through pollfit export; --json prints the whole result: schedule,
+// first_ask (its age and the share of held-out items answered by then),
 // give_up, budget, stuck_cap, the rows fitted, limit, exact_fit (or continuous
 // for a model), baselines and at_baseline_cost, comparisons, holdout, shapes
 // and notes, each row in eval's shape. --explore F adds the line "exploring

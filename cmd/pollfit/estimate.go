@@ -183,10 +183,9 @@ type estimateReport struct {
 
 type deadlineJSON struct {
 	Age    float64  `json:"age_s"`
-	Spread float64  `json:"spread_s,omitempty"` // estimate only; omitted for an exact atom
+	Spread float64  `json:"spread_s,omitempty"` // omitted for an exact atom
 	Share  float64  `json:"share"`
-	Width  float64  `json:"width_s,omitempty"`      // fit only
-	Failed *float64 `json:"failed_share,omitempty"` // estimate only
+	Failed *float64 `json:"failed_share,omitempty"`
 }
 
 type periodJSON struct {

@@ -26,23 +26,3 @@ func checkExploreFlag(f float64, format, by, model string) error {
 func exploreText(c fit.ExploreCost) string {
 	return c.String() + " (expected over the shifts, on the held-out items; pollfit export --explore writes the poller)"
 }
-
-// exploreJSON is fit --json's "explore".
-type exploreJSON struct {
-	Fraction         float64  `json:"fraction"`
-	Lag              *float64 `json:"lag_mean_s"`
-	ExploredLag      *float64 `json:"explored_lag_mean_s"`
-	LagChange        *float64 `json:"lag_change"`
-	Requests         *float64 `json:"requests_per_item"`
-	ExploredRequests *float64 `json:"explored_requests_per_item"`
-	RequestsChange   *float64 `json:"requests_change"`
-	Sentence         string   `json:"sentence"`
-}
-
-func newExploreJSON(c *fit.ExploreCost) *exploreJSON {
-	if c == nil {
-		return nil
-	}
-	return &exploreJSON{c.Fraction, fit.JSONNumber(c.Lag), fit.JSONNumber(c.ExploredLag), fit.JSONNumber(c.LagChange()),
-		fit.JSONNumber(c.Requests), fit.JSONNumber(c.ExploredRequests), fit.JSONNumber(c.RequestsChange()), c.String()}
-}

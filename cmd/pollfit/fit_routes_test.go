@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/fitjson"
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit"
@@ -24,7 +25,7 @@ func fitJSONOf(t *testing.T, args ...string) (raw []byte, doc struct {
 		} `json:"lag_s"`
 		RequestsPerItem float64 `json:"requests_per_item"`
 	}
-	Holdout holdoutJSON
+	Holdout fitjson.Holdout
 }) {
 	t.Helper()
 	var out, errb bytes.Buffer

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/fitjson"
 	"github.com/pollfit/pollfit/cmd/pollfit/internal/report"
 	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/export"
@@ -180,82 +181,20 @@ func segmentingText(s *fit.SegmentStudy) string {
 		s.Changes(), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
 }
 
-// The JSON of pollfit fit --by:
+// The JSON of pollfit fit --by is fitjson.Segments, whose doc comments
+// are its manual:
 //
 //	{"decisions": [{"value", "against", "requests_change", "requests_change_ci", "lag_change", "lag_change_ci", "sentence",
 //	                "fitted": <row>, "other": <row>}],
-//	 "by": "method", "budget": {"requests_per_item", "per_segment", "price"},
+//	 "by": "method", "budget": {"per_segment", "price", "requests_per_item"},
 //	 "min_segment": 200,
 //	 "segments": [{"value", "share", "fit_items", "final", "budget", "fallback", "schedule", "metrics": <row>}],
 //	 "total": {"items", "lag_mean_s", "requests_per_item", "stuck_asks", "missed_share"},
 //	 "shared": {"schedule", "metrics": <row>}, "change": -0.65,
 //	 "holdout": {"share", "seed", "fit_items", "test_items"},
 //	 "notes": [...]}
-type segmentsJSON struct {
-	Decisions  []groupDecisionJSON `json:"decisions"`
-	By         string              `json:"by"`
-	Budget     map[string]any      `json:"budget"`
-	MinSegment int                 `json:"min_segment"`
-	Segments   []segmentJSON       `json:"segments"`
-	Total      totalJSON           `json:"total"`
-	Shared     sharedJSON          `json:"shared"`
-	Change     *float64            `json:"change"`
-	Holdout    holdoutJSON         `json:"holdout"`
-	Notes      []string            `json:"notes"`
-}
-
-// groupDecisionJSON is one value's decision (fit.SegmentFit.Decision:
-// against, the changes in requests per item and mean lag with their
-// intervals, the sentence) beside its schedule's held-out row and the
-// one it is weighed against (its own first baseline, the first for all,
-// or the one schedule).
-type groupDecisionJSON struct {
-	Value string `json:"value"`
-	*decisionJSON
-	Fitted fit.Row `json:"fitted"`
-	Other  fit.Row `json:"other"`
-}
-
-type segmentJSON struct {
-	Value    string  `json:"value"`
-	Share    float64 `json:"share"`
-	FitItems float64 `json:"fit_items"`
-	Final    float64 `json:"final"`
-	Budget   float64 `json:"budget"`
-	Fallback bool    `json:"fallback"`
-	Schedule string  `json:"schedule"`
-	Row      fit.Row `json:"metrics"`
-}
-
-type totalJSON struct {
-	Items           float64  `json:"items"`
-	LagMean         *float64 `json:"lag_mean_s"`
-	RequestsPerItem *float64 `json:"requests_per_item"`
-	Stuck           *float64 `json:"stuck_asks"`
-	MissedShare     *float64 `json:"missed_share"`
-}
-
-type sharedJSON struct {
-	Schedule string  `json:"schedule"`
-	Row      fit.Row `json:"metrics"`
-}
-
 func (r *segmentReport) writeJSON(w io.Writer) error {
-	s := r.res
-	out := segmentsJSON{By: r.by, MinSegment: s.MinFinal,
-		Budget: map[string]any{"requests_per_item": s.Budget, "per_segment": s.PerSegment, "price": fit.JSONNumber(s.Allocation.Price)},
-		Total: totalJSON{Items: s.Total.Items, LagMean: fit.JSONNumber(s.Total.LagMean), RequestsPerItem: fit.JSONNumber(s.Total.RequestsPerItem),
-			Stuck: fit.JSONNumber(s.Total.Stuck), MissedShare: fit.JSONNumber(s.Total.MissedShare)},
-		Shared:  sharedJSON{Schedule: schedule.Format(s.Shared.Schedule), Row: s.Shared.Fitted},
-		Change:  fit.JSONNumber(s.Change()),
-		Holdout: holdoutJSON{Share: s.Shared.Holdout, Seed: s.Shared.Seed, FitItems: s.Shared.FitOn.Total(), Test: s.Shared.HeldOut.Total()},
-		Notes:   append([]string{}, r.notes...)}
-	for _, f := range s.Segments {
-		out.Decisions = append(out.Decisions, groupDecisionJSON{Value: f.Value, decisionJSON: newDecisionJSON(&f.Decision), Fitted: f.Row, Other: f.Against})
-		out.Segments = append(out.Segments, segmentJSON{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
-			Budget: f.Budget, Fallback: f.Fallback, Schedule: schedule.Format(f.Schedule), Row: f.Row})
-	}
-	return writeJSON(w, out)
+	return writeJSON(w, fitjson.NewSegments(r.by, r.res, r.notes))
 }
 
 // exportSegments are the segments' schedules for export.

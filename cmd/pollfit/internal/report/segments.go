@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
+	"github.com/pollfit/pollfit/cmd/pollfit/internal/fitjson"
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -45,83 +47,83 @@ type SegmentRow struct {
 }
 
 // SummariseSegments is the summary's table of the study s of a log
-// split by the column by.
+// split by the column by. Its figures are read from the study's fit
+// --by --json (fitjson.NewSegments), by field; the words from s.
 func SummariseSegments(by string, s *fit.SegmentStudy) *SegmentTable {
-	t := &SegmentTable{By: by, Lead: segmentsLead(by, s)}
+	j := fitjson.NewSegments(by, s, nil)
+	f := figs{root: j, prefix: "by."}
+	t := &SegmentTable{By: by, Lead: segmentsLead(f, j)}
 	fallback := false
-	for i, f := range s.Segments {
-		t.Decisions = append(t.Decisions, decision("by.decisions."+strconv.Itoa(i), &f.Decision))
-		key := "by.segments." + strconv.Itoa(i)
-		name := export.DSLValue(f.Value)
-		if f.Fallback {
+	for i := range j.Segments {
+		sg := &j.Segments[i]
+		t.Decisions = append(t.Decisions, decision(f, j.Decisions[i].Decision, &s.Segments[i].Decision))
+		name := export.DSLValue(sg.Value)
+		if sg.Fallback {
 			name, fallback = name+" *", true
 		}
-		row := segmentRow(name, key+".metrics", f.Row, key+".schedule", f.Schedule)
-		row.Share = shown(key+".share", f.Share, percent(f.Share))
-		row.Budget = numFig(key+".budget", f.Budget)
+		row := segmentRow(f, name, &sg.Row, &sg.Schedule)
+		row.Share, row.Budget = f.at(&sg.Share, sg.Share, percent(sg.Share)), f.at(&sg.Budget, sg.Budget, num(sg.Budget))
 		t.Rows = append(t.Rows, row)
 	}
-	tot := s.Total
-	t.Rows = append(t.Rows, SegmentRow{Name: "total", Share: plain(percent(1)), Lag: ageFig("by.total.lag_mean_s", tot.LagMean),
-		Req: numFig("by.total.requests_per_item", tot.RequestsPerItem), Budget: numFig("by.budget.requests_per_item", s.Budget),
-		Stuck: shown("by.total.stuck_asks", tot.Stuck, strconv.FormatFloat(tot.Stuck, 'f', 1, 64)), Missed: shown("by.total.missed_share", tot.MissedShare, percent(tot.MissedShare))})
-	one := segmentRow("one schedule", "by.shared.metrics", s.Shared.Fitted, "by.shared.schedule", s.Shared.Schedule)
-	one.Share, one.Budget = plain(percent(1)), numFig("by.budget.requests_per_item", s.Budget)
+	tot, b := &j.Total, &j.Budget.RequestsPerItem
+	t.Rows = append(t.Rows, SegmentRow{Name: "total", Share: plain(percent(1)), Lag: f.age(&tot.LagMean), Req: f.number(&tot.RequestsPerItem),
+		Budget: f.at(b, *b, num(*b)), Stuck: f.num(&tot.Stuck, func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }),
+		Missed: f.num(&tot.MissedShare, percent)})
+	one := segmentRow(f, "one schedule", &j.Shared.Row, &j.Shared.Schedule)
+	one.Share, one.Budget = plain(percent(1)), f.at(b, *b, num(*b))
 	t.Rows = append(t.Rows, one)
 	if fallback {
-		t.Points = append(t.Points, Sentence{plain("* Fewer than "), shown("by.min_segment", float64(s.MinFinal), strconv.Itoa(s.MinFinal)),
+		t.Points = append(t.Points, Sentence{plain("* Fewer than "), f.at(&j.MinSegment, float64(j.MinSegment), strconv.Itoa(j.MinSegment)),
 			plain(" final answers to fit on (--min-segment): follows the one schedule.")})
 	}
 	if a := s.Allocation; !s.PerSegment && a.Costs != nil {
 		t.Points = append(t.Points, Sentence{plain("Budget shared at one price: the last request per item buys "),
-			shown("by.budget.price", a.Price, strconv.FormatFloat(a.Price, 'g', 3, 64)+" s"),
+			f.num(&j.Budget.Price, func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) + " s" }),
 			plain(" of lag per item in every segment above its cheapest fit (--budget-per-segment gives each the budget itself).")})
 	}
-	t.Points = append(t.Points, segmentingSentence(s))
+	t.Points = append(t.Points, segmentingSentence(f, j, s))
 	return t
 }
 
-// segmentRow is the figures of a replayed row, under key, and its
-// schedule, under skey.
-func segmentRow(name, key string, r fit.Row, skey string, s *schedule.Schedule) SegmentRow {
+// segmentRow is the figures of the replayed row r and its schedule
+// sched, in the document f reads.
+func segmentRow(f figs, name string, r *fitjson.Row, sched *string) SegmentRow {
 	give := plain("never")
 	if r.Horizon > 0 {
-		give = shown(key+".horizon_s", r.Horizon.Seconds(), schedule.FormatDuration(r.Horizon))
+		give = f.at(&r.Horizon, r.Horizon, schedule.FormatDuration(time.Duration(math.Round(r.Horizon*1e9))))
 	}
-	text := schedule.Format(s)
-	return SegmentRow{Name: name, Lag: ageFig(key+".lag_s.mean", r.Lag.Mean), P95: ageFig(key+".lag_s.p95", r.Lag.P95),
-		Req: numFig(key+".requests_per_item", r.RequestsPerItem), Stuck: shown(key+".stuck_asks", r.Stuck, count(r.Stuck)),
-		Missed: shown(key+".missed_share", r.MissedShare, percent(r.MissedShare)), GiveUp: give,
-		Schedule: Part{Text: text, Figs: []Fig{{skey, text}}, Code: true}}
+	return SegmentRow{Name: name, Lag: f.age(&r.Lag.Mean), P95: f.age(&r.Lag.P95),
+		Req: f.number(&r.RequestsPerItem), Stuck: f.num(&r.StuckAsks, count),
+		Missed: f.num(&r.MissedShare, percent), GiveUp: give, Schedule: f.code(sched)}
 }
 
 // segmentsLead says how the budget was given out.
-func segmentsLead(by string, s *fit.SegmentStudy) Sentence {
-	lead := Sentence{plain("Or ship one schedule per value of " + by + ", ")}
-	b := shown("by.budget.requests_per_item", s.Budget, strconv.FormatFloat(s.Budget, 'g', 4, 64))
-	if s.PerSegment {
-		return append(lead, plain("each at "), b, plain(" requests per item (--budget-per-segment):"))
+func segmentsLead(f figs, j *fitjson.Segments) Sentence {
+	lead := Sentence{plain("Or ship one schedule per value of " + j.By + ", ")}
+	b := &j.Budget.RequestsPerItem
+	fig := f.at(b, *b, strconv.FormatFloat(*b, 'g', 4, 64))
+	if j.Budget.PerSegment {
+		return append(lead, plain("each at "), fig, plain(" requests per item (--budget-per-segment):"))
 	}
-	return append(lead, b, plain(" requests per item on average, shared where the next request buys the most lag:"))
+	return append(lead, fig, plain(" requests per item on average, shared where the next request buys the most lag:"))
 }
 
 // segmentingSentence compares the segments' schedules with the one
 // schedule, as fit --by's last line does.
-func segmentingSentence(s *fit.SegmentStudy) Sentence {
-	t, o := s.Total, s.Shared.Fitted
-	ch := s.Change()
-	chp := shown("by.change", ch, fit.FormatChange(ch))
-	if chp.Figs == nil { // not finite: "no comparable"
-		chp = plain(fit.FormatChange(ch))
+func segmentingSentence(f figs, j *fitjson.Segments, s *fit.SegmentStudy) Sentence {
+	chp := plain(fit.FormatChange(s.Change())) // not finite: "no comparable"
+	if j.Change != nil {
+		chp = f.at(&j.Change, *j.Change, chp.Text)
 	}
 	lead := plain("Segmenting: ")
 	if !s.SameCost() { // as s.Changes() words it
 		lead = plain("Segmenting: " + fit.FormatRequestsChange(s.RequestsChange(), fit.Interval{math.NaN(), math.NaN()}) + " and ")
 	}
+	t, o := &j.Total, &j.Shared.Row
 	return Sentence{lead, chp, plain(" mean lag at the same budget ("),
-		ageFig("by.total.lag_mean_s", t.LagMean), plain(" against "), ageFig("by.shared.metrics.lag_s.mean", o.Lag.Mean), plain(" for the one schedule, at "),
-		numFig("by.total.requests_per_item", t.RequestsPerItem), plain(" against "), numFig("by.shared.metrics.requests_per_item", o.RequestsPerItem),
-		plain(" requests per item, on the same "), shown("by.total.items", t.Items, whole(t.Items)), plain(" held-out items).")}
+		f.age(&t.LagMean), plain(" against "), f.age(&o.Lag.Mean), plain(" for the one schedule, at "),
+		f.number(&t.RequestsPerItem), plain(" against "), f.number(&o.RequestsPerItem),
+		plain(" requests per item, on the same "), f.at(&t.Items, t.Items, whole(t.Items)), plain(" held-out items).")}
 }
 
 // percent is a share as a percentage with one decimal.
