@@ -78,7 +78,7 @@ by Turnbull's NPMLE; metrics count only answers, so --pending N or
 						return usagef("estimate: --by and --plot do not take a poller log or a metric yet")
 					}
 					iv.grid, iv.force, iv.quiet = *grid, *force, rf.quiet
-					return iv.estimateIntervals(e, kind, opt, args, qs, *at, ages, *asJSON)
+					return iv.estimateIntervals(e, opt, args, qs, *at, ages, *asJSON)
 				}
 				if bf.by != "" {
 					if *grid != "" || *plotPath != "" {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -44,25 +43,17 @@ func addIntervalReadFlags(fs *pflag.FlagSet) *intervalFlags {
 	return f
 }
 
-// intervalInput tells whether args are interval-censored: a metric file
-// or a poller log.
-func (f *intervalFlags) intervalInput(args []string, opt logs.Options) string {
-	switch {
-	case len(args) > 0 && source.IsSketch(args[0]):
-		if s, err := readSketchArgs(args); err == nil && s.HasIntervals() {
-			return "sketch"
-		}
-		return "" // read as sketches, errors too
-	case len(args) == 1 && logs.IsMetric(args[0]):
-		return "metric"
-	case logs.IsPollerLog(args, f.pollerOptions(opt)):
-		return "poller"
-	}
-	return ""
+// intervalInput tells whether args are interval-censored: a metric file,
+// a poller log or sketches with an interval part.
+func (f *intervalFlags) intervalInput(args []string, opt logs.Options) source.IntervalKind {
+	return source.IntervalInput(args, f.options(opt))
 }
 
-func (f *intervalFlags) pollerOptions(opt logs.Options) logs.PollerOptions {
-	return logs.PollerOptions{Options: opt, IDCol: f.idCol, AskedCol: f.askedCol}
+// options are the flags as source.ReadIntervals' options, a poller log
+// read with opt.
+func (f *intervalFlags) options(opt logs.Options) source.IntervalOptions {
+	return source.IntervalOptions{Log: opt, IDCol: f.idCol, AskedCol: f.askedCol,
+		Metric: f.metric, Since: f.since, Pending: f.pending, Never: f.never}
 }
 
 // intervalSummary is what estimate reports of interval-censored input.
@@ -91,28 +82,20 @@ type intervalSummary struct {
 }
 
 // estimateIntervals is estimate on interval-censored input.
-func (f *intervalFlags) estimateIntervals(e *env, kind string, opt logs.Options, args []string, qs []float64, atKeys []string, ages []float64, asJSON bool) error {
+func (f *intervalFlags) estimateIntervals(e *env, opt logs.Options, args []string, qs []float64, atKeys []string, ages []float64, asJSON bool) error {
 	if !(f.identify > 0 && f.identify <= 1) {
 		return usagef("estimate: --identify %v: want a share in (0, 1], such as 0.9", f.identify)
 	}
 	if f.boot < 0 {
 		return usagef("estimate: --bootstrap %d: want a number of samples >= 0", f.boot)
 	}
-	var set estimate.IntervalSet
-	sum := &intervalSummary{qs: qs, atKeys: atKeys, Share: f.identify}
-	var err error
-	switch kind {
-	case "metric":
-		err = f.readMetric(args[0], &set, sum)
-	case "sketch":
-		err = readIntervalSketch(args, &set, sum)
-	default:
-		err = f.readPoller(args, opt, &set, sum)
-	}
+	rd, err := source.ReadIntervals(e.context(), args, f.options(opt))
 	if err != nil {
-		return err
+		return readError("estimate", source.Options{}, err)
 	}
-	tb, err := f.summarize(&set, kind, ages, sum)
+	sum := &intervalSummary{qs: qs, atKeys: atKeys, Share: f.identify, Input: rd.Input,
+		Final: rd.Final, Pending: rd.Pending, Beyond: rd.Beyond, Assumed: assumedText(rd.Assumed), warnings: rd.Warnings}
+	tb, err := f.summarize(rd.Set, ages, sum)
 	if err != nil {
 		return err
 	}
@@ -136,15 +119,12 @@ func (f *intervalFlags) estimateIntervals(e *env, kind string, opt logs.Options,
 }
 
 // summarize fills sum with the Turnbull estimate of set and returns it.
-func (f *intervalFlags) summarize(set *estimate.IntervalSet, kind string, ages []float64, sum *intervalSummary) (*estimate.Turnbull, error) {
+func (f *intervalFlags) summarize(set *estimate.IntervalSet, ages []float64, sum *intervalSummary) (*estimate.Turnbull, error) {
 	tb, err := set.Turnbull(estimate.TurnbullOptions{})
 	if err != nil {
 		return nil, err
 	}
 	sum.tb, sum.warnings = tb, append(sum.warnings, tb.Warnings...)
-	if kind != "metric" { // readMetric set them: its answers beyond the last bound are final
-		sum.Final, sum.Pending = set.Weights()
-	}
 	sum.Items = sum.Final + sum.Pending
 	sum.Intervals, sum.Steps, sum.KKT, sum.Never = len(tb.Lo), tb.Iter, tb.KKT, tb.Never()
 	sum.Widest = fit.JSONNumber(set.WidestShare(f.identify))
@@ -167,89 +147,6 @@ func (f *intervalFlags) summarize(set *estimate.IntervalSet, kind string, ages [
 		}
 	}
 	return tb, nil
-}
-
-// readMetric reads a histogram (minus --since) into set.
-func (f *intervalFlags) readMetric(path string, set *estimate.IntervalSet, sum *intervalSummary) error {
-	mo := logs.MetricOptions{Metric: f.metric}
-	h, err := logs.ReadMetric(path, mo)
-	if err != nil {
-		return err
-	}
-	sum.Input = fmt.Sprintf("%s histogram %s in %s", map[string]string{"prometheus": "Prometheus", "otlp": "OpenTelemetry exponential"}[h.Format], h.Name, path)
-	if f.since != "" {
-		before, err := logs.ReadMetric(f.since, mo)
-		if err != nil {
-			return err
-		}
-		if h, err = h.Sub(before); err != nil {
-			return fmt.Errorf("%s minus %s: %v", path, f.since, err)
-		}
-		sum.Input += " minus " + f.since
-	}
-	answered := h.Total()
-	unanswered, err := f.unanswered(answered, sum)
-	if err != nil {
-		return err
-	}
-	sum.Final, sum.Pending = answered, unanswered
-	if n := len(h.Hi); n > 0 && math.IsInf(h.Hi[n-1], 1) {
-		sum.Beyond = h.Count[n-1]
-	}
-	for _, iv := range h.Intervals(unanswered) {
-		if err := set.Add(iv); err != nil {
-			return fmt.Errorf("%s: %v", path, err)
-		}
-	}
-	if answered == 0 {
-		return fmt.Errorf("%s: nothing to fit: the histogram counts no answers", path)
-	}
-	return nil
-}
-
-// unanswered is the weight of the items a metric does not count.
-func (f *intervalFlags) unanswered(answered float64, sum *intervalSummary) (float64, error) {
-	switch {
-	case f.pending != 0 && f.never != 0:
-		return 0, usagef("--pending and --never both say how many never answered: give one")
-	case f.pending < 0 || math.IsInf(f.pending, 0) || math.IsNaN(f.pending):
-		return 0, usagef("--pending %v: want a count >= 0", f.pending)
-	case !(f.never >= 0 && f.never < 1):
-		return 0, usagef("--never %v: want a share in [0, 1)", f.never)
-	case f.never > 0:
-		return answered * f.never / (1 - f.never), nil
-	case f.pending == 0:
-		sum.Assumed = "every item answered: a metric counts only answers; pass --pending N or --never SHARE for those that never did"
-	}
-	return f.pending, nil
-}
-
-// readPoller reads poller logs into set.
-func (f *intervalFlags) readPoller(args []string, opt logs.Options, set *estimate.IntervalSet, sum *intervalSummary) error {
-	var addErr error
-	st, err := logs.EachPoller(args, f.pollerOptions(opt), func(iv estimate.Interval) {
-		if err := set.Add(iv); err != nil && addErr == nil {
-			addErr = err
-		}
-	})
-	if err != nil {
-		return err
-	}
-	if addErr != nil {
-		return addErr
-	}
-	if w := skippedWarning(st); w != "" {
-		sum.warnings = append(sum.warnings, w)
-	}
-	form := "one row per item"
-	if st.PerAsk {
-		form = fmt.Sprintf("one row per ask, %d rows", st.Rows)
-	}
-	sum.Input = fmt.Sprintf("poller log (%s) in %s", form, strings.Join(st.Files, ", "))
-	if st.Final == 0 {
-		return fmt.Errorf("nothing to fit: all %d items are pending", st.Pending)
-	}
-	return nil
 }
 
 func (s *intervalSummary) writeText(w io.Writer) error {
@@ -302,13 +199,4 @@ func widthText(w *float64) string {
 		return "0s (exact)"
 	}
 	return schedule.FormatAge(*w)
-}
-
-// skippedWarning says which bad rows --skip-bad skipped in a poller
-// log, as for every other log ("" for none).
-func skippedWarning(st logs.PollerStats) string {
-	if len(st.Skipped) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s: skipped %s", strings.Join(st.Files, ", "), logs.SkippedText(st.Skipped))
 }

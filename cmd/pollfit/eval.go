@@ -175,7 +175,7 @@ func evalNeeds(named []namedSchedule, withPlot bool) source.Needs {
 // needs every row; interval-censored input spread, with the notes to
 // print beside the table.
 func (r *readFlags) evalInput(e *env, args []string, n source.Needs) (*source.Input, []string, error) {
-	if in, notes, ok, err := r.intervalEvalInput(args); ok {
+	if in, notes, ok, err := r.intervalEvalInput(e.context(), args); ok {
 		return in, notes, err
 	}
 	in, err := r.read(e, args, "eval", source.Options{Seed: 1, Needs: n, SampleRows: sampleRows})

@@ -74,6 +74,10 @@ func readError(cmd string, so source.Options, err error) error {
 		return droppedError(dropped)
 	case errors.As(err, &opt) && opt.Field == "Holdout":
 		return usagef("--holdout %g: want a share in [0, 1)", so.Holdout)
+	case errors.As(err, &opt) && opt.Field == "Pending" && opt.Value == "": // source.IntervalOptions': given with Never
+		return usagef("--pending and --never both say how many never answered: give one")
+	case errors.As(err, &opt) && (opt.Field == "Pending" || opt.Field == "Never"):
+		return usagef("--%s %s: want %s", strings.ToLower(opt.Field), opt.Value, opt.Want)
 	case errors.As(err, &opt):
 		return usagef("%s: %v", cmd, err)
 	}
@@ -107,7 +111,7 @@ type studied struct {
 // written: with --holdout or --seed given it must be the one asked for.
 // Interval-censored input is split by the study's split and spread.
 func (r *readFlags) studyInput(e *env, args []string, cmd string, v *fitFlagValues, bs []fit.Baseline) (*studied, error) {
-	if in, ok, err := r.intervalStudyInput(args, v.holdout, v.seed); ok {
+	if in, ok, err := r.intervalStudyInput(e.context(), args, v.holdout, v.seed); ok {
 		return in, err
 	}
 	in, err := r.read(e, args, cmd, source.Options{Holdout: v.holdout, Seed: v.seed, KeepSplit: v.splitGiven(),

@@ -48,19 +48,28 @@
 //
 // # Interval-censored input
 //
-// A sketch with an interval part (written from a poller's own log or a
-// latency metric) reads as any other: each part's intervals are spread
-// into weighted exact items by the fitting part's smoothed Turnbull
-// density. A poller log or a metric read by estimate/logs into an
-// estimate.IntervalSet becomes a study's input with SplitIntervals (the
-// same split, the same spread), or one sample with Spread.
+// A poller's own log (one row per ask, or one per item with its last
+// pending and first final ask) and a latency metric (a Prometheus or
+// OpenTelemetry histogram) know each answer's age only to lie in an
+// interval. ReadIntervals reads them, IntervalInput tells them apart
+// from other input, and IntervalOptions say how (the poller log's
+// columns, the metric's name, an earlier read to subtract, how many
+// items a metric leaves out for never answering): into an
+// estimate.IntervalSet, with a description of the input, its counts,
+// what was assumed and the warnings, or with IntervalOptions.Sketch
+// into a sketch's interval part. The set becomes a study's input with
+// SplitIntervals (split by hash, both parts spread into weighted exact
+// items by the fitting part's smoothed Turnbull density), or one sample
+// with Spread. A sketch with an interval part reads with Read as any
+// other, spread the same way. ExampleReadIntervals reads a bundled
+// poller log.
 //
 // # Errors
 //
-// Errors name Options' fields, never a command's flags, and have types a
-// caller can tell apart with errors.As: *OptionError, *SplitError,
-// *NoSampleError, *GroupColumnError, *GroupsError and *DroppedError
-// (rows a SQL engine's query left out, under the log readers' rule for
-// bad rows). A reader's error (logs.RowError, logs.MissingColumnsError)
+// Errors name Options' (and IntervalOptions') fields, never a
+// command's flags, and have types a caller can tell apart with
+// errors.As: *OptionError, *SplitError, *NoSampleError,
+// *GroupColumnError, *GroupsError and *DroppedError (rows a SQL
+// engine's query left out, under the log readers' rule for bad rows). A reader's error (logs.RowError, logs.MissingColumnsError)
 // comes wrapped.
 package source

@@ -12,16 +12,17 @@ import (
 	"testing"
 )
 
-// readEntries are estimate/logs' names for reading logs and sketch
-// files into items, which package source wraps: a command reads through
-// source.Read, and so holds one path from a log to samples. Left to
+// readEntries are estimate/logs' names for reading logs, sketch files,
+// poller logs and metrics, which package source wraps: a command reads
+// through source.Read (source.ReadIntervals for a poller's own log or a
+// metric), and so holds one path from a log to samples. Left to
 // logs: its options and statistics (logs.Options, logs.Stats), its
-// errors, the writers of pollfit gen, the poller-log and metric readers
-// of estimate's intervals (not yet in source), and ReadContext, with
+// errors, the writers of pollfit gen, and ReadContext, with
 // which simulate reads the arrivals and answers of one log it replays
 // (raw rows of a log given as a clock, not samples to fit).
 var readEntries = []string{"Each", "EachContext", "EachWeighted", "EachWeightedContext", "EachBy", "EachByContext",
-	"EachParallel", "Read", "Sinks", "OtherColumns", "IsParquetSketch", "ReadParquetSketch", "WriteParquetSketch"}
+	"EachParallel", "Read", "Sinks", "OtherColumns", "IsParquetSketch", "ReadParquetSketch", "WriteParquetSketch",
+	"IsPollerLog", "EachPoller", "IsMetric", "ReadMetric"}
 
 // logsReads lists, file:line, the uses of readEntries in the non-test
 // Go files of dir, under whatever name each file imports estimate/logs.
