@@ -49,7 +49,10 @@
 // Comparison holds each baseline beside the fit at its cost, read only
 // between fits whose held-out costs bracket the baseline's, and Decision
 // what shipping the fit changes against the first baseline. StudyFrontier sweeps budgets through the same
-// steps, so that a frontier at budget B and a fit at B agree.
+// steps, so that a frontier at budget B and a fit at B agree; with
+// StudyOptions.Frontier, Study makes the frontier of its own fit beside
+// it, at the budgets of ReportBudgets (pollfit report's rule), its own
+// fit the point at its own budget.
 // StudySegments runs Study once per segment (the items of one value of a
 // categorical column, such as a payment method) at a requests budget
 // shared across segments by Allocate, where the next request buys the

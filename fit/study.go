@@ -77,6 +77,11 @@ type StudyOptions struct {
 	// "limit") with NoLimit as its LimitNote, and a frontier's limit
 	// column is NaN.
 	NoLimit string
+	// Frontier also makes the frontier of the fit at ReportBudgets
+	// (StudyResult.Frontier): each budget fitted beside the study's own
+	// fit, at once with the study's own fit and the rest of the study
+	// (see startFrontier).
+	Frontier bool
 	// Progress, when set, is told each stage of the work as it starts
 	// ("fitting", "the limit", ..., "budget 3 of 20" in a frontier), from
 	// the calling goroutine; StudySegments tells it the one schedule's
@@ -165,6 +170,9 @@ type StudyResult struct {
 	Library *LibraryFit
 	// Notes are caveats worth telling the user.
 	Notes []string
+	// Frontier is the frontier of the fit at ReportBudgets (the one
+	// pollfit report draws), with StudyOptions.Frontier; else nil.
+	Frontier []FrontierPoint
 }
 
 // HeldOut is the held-out part of a sample split already, such as a
@@ -286,6 +294,8 @@ func (st *study) run() (*StudyResult, error) {
 	if err := st.stuckCap(); err != nil {
 		return nil, err
 	}
+	front := st.startFrontier()
+	defer front.stop()
 	st.stage("fitting")
 	res, err := st.fit(r.Budget, r.StuckCap)
 	if err != nil {
@@ -317,6 +327,9 @@ func (st *study) run() (*StudyResult, error) {
 	}
 	st.stage("the bootstrap")
 	if err := st.bootstrap(); err != nil {
+		return nil, err
+	}
+	if r.Frontier, err = front.wait(); err != nil {
 		return nil, err
 	}
 	return r, nil

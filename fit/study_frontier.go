@@ -58,19 +58,7 @@ func StudyFrontier(ctx context.Context, smp Sample, heldOut *HeldOut, model Dist
 	if err != nil {
 		return nil, nil, err
 	}
-	var best [3]Prediction
-	for k := range best {
-		best[k] = nanPrediction()
-	}
-	for i := range out {
-		// A family's best within b is at least as good as within less.
-		for k, pr := range []*Prediction{&out[i].Fixed, &out[i].Backoff, &out[i].Jitter} {
-			if math.IsNaN(pr.Lag.Mean) || (!math.IsNaN(best[k].Lag.Mean) && best[k].Lag.Mean < pr.Lag.Mean) {
-				*pr = best[k]
-			}
-			best[k] = *pr
-		}
-	}
+	bestFamilies(out)
 	markKnee(out)
 	var rows []Row
 	for _, bl := range opt.Baselines {
@@ -106,7 +94,26 @@ func FrontierBudgets(from, to float64, steps int) []float64 {
 	return out
 }
 
-// frontierPoint is one budget of StudyFrontier.
+// bestFamilies makes each family's point at a budget its best within
+// that budget or less, out sorted by budget: a family's best within b is
+// at least as good as within less.
+func bestFamilies(out []FrontierPoint) {
+	var best [3]Prediction
+	for k := range best {
+		best[k] = nanPrediction()
+	}
+	for i := range out {
+		for k, pr := range []*Prediction{&out[i].Fixed, &out[i].Backoff, &out[i].Jitter} {
+			if math.IsNaN(pr.Lag.Mean) || (!math.IsNaN(best[k].Lag.Mean) && best[k].Lag.Mean < pr.Lag.Mean) {
+				*pr = best[k]
+			}
+			best[k] = *pr
+		}
+	}
+}
+
+// frontierPoint is one budget of a frontier, fitted on st (a copy made
+// by beside) as Study fits at that budget alone.
 func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint, error) {
 	fp := FrontierPoint{RequestsPerItem: b}
 	budget := Budget{RequestsPerItem: b}
@@ -115,11 +122,16 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 		return fp, err
 	}
 	cap := st.res.StuckCap
-	st.smoothed = !st.smoothingShips() // else chosen again at b
+	ships := st.smoothingShips()
+	st.smoothed = !ships // else chosen again at b
+	if !ships {
+		st.res.Density = nil // the smoothed optimum shapes nothing shipped: not fitted
+	}
 	res, err := st.fit(budget, cap)
 	if err := st.stopped(fmt.Sprintf("frontier at %g requests per item", b)); err != nil {
 		return fp, err
 	}
+	var fitted *schedule.Schedule
 	if err != nil {
 		fp.Fitted, fp.Limit = nanPrediction(), nanPrediction()
 	} else {
@@ -127,11 +139,20 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 		if err != nil {
 			return fp, err
 		}
-		fp.Fitted, fp.Schedule = row.prediction(), res.Schedule.String()
+		fp.Fitted, fp.Schedule, fitted = row.prediction(), res.Schedule.String(), res.Schedule
 	}
+	st.limitAndFamilies(&fp, fitted, cap, fam)
+	return fp, nil
+}
+
+// limitAndFamilies sets a frontier point's limit, its label and the
+// families' best, at its budget within the stuck cap; fitted is the
+// schedule fitted there (nil when none fits).
+func (st *study) limitAndFamilies(fp *FrontierPoint, fitted *schedule.Schedule, cap int, fam *frontierFamilies) {
+	b := fp.RequestsPerItem
 	scheds := []*schedule.Schedule{}
-	if res != nil && err == nil {
-		scheds = append(scheds, res.Schedule)
+	if fitted != nil {
+		scheds = append(scheds, fitted)
 	}
 	for _, bl := range st.opt.Baselines {
 		scheds = append(scheds, bl.Schedule)
@@ -156,7 +177,6 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 	fp.Fixed, fp.FixedInterval = fam.fixed.within(b, cap, st.opt.Seed, true)
 	fp.Backoff, fp.BackoffBase = fam.backoff.within(b, cap, st.opt.Seed, true)
 	fp.Jitter, fp.JitterBase = fam.jitter.within(b, cap, st.opt.Seed, false)
-	return fp, nil
 }
 
 // prediction is a row as a Prediction.

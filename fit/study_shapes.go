@@ -31,14 +31,18 @@ const (
 )
 
 // findShapes is what the deadline and batch estimators found on the
-// fitting items, run once.
+// fitting items, run once: a copy of their findings for the study's
+// result, which its main fit writes what the shapes made of them into,
+// so that the findings themselves stay as found (the report's frontier
+// takes its own copy while the main fit runs).
 func (st *study) findShapes() *Shapes {
 	if st.res.Shapes == nil {
 		if st.shapes == nil {
 			st.startShapes()
 		}
 		<-st.shapes
-		st.res.Shapes = st.found
+		found := *st.found
+		st.res.Shapes = &found
 	}
 	return st.res.Shapes
 }

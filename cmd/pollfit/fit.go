@@ -390,6 +390,7 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if err != nil {
 		return nil, err
 	}
+	opt.Frontier = cmd == "report" // the report draws the fit's frontier
 	rep := &fitReport{}
 	if v.model != "" {
 		if len(args) > 0 {

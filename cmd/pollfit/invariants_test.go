@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/internal/loggen"
 )
 
@@ -75,40 +76,63 @@ var (
 	reportKnee   = regexp.MustCompile(`frontier\.knee\.requests_per_item=([^;"]+)`)
 )
 
-// TestInvariantsKnee: one knee. frontier's text, frontier --json and the
-// report, given the same flags and the same baseline, name the same
-// knee (or none).
+// TestInvariantsKnee: one knee. frontier's text and frontier --json,
+// given the same flags and the same baseline, name the same knee (or
+// none); the report, at a budget given, names the knee frontier names
+// at the report's budgets (fit.ReportBudgets), each of its points the
+// fit at that budget.
 func TestInvariantsKnee(t *testing.T) {
-	testenv.SkipUnlessLong(t) // two frontiers and a report a log
+	testenv.SkipUnlessLong(t) // three frontiers and a report a log
 	seeds, rows := invLogs([]uint64{2, 8})
 	dir := t.TempDir()
+	var budgets []string
+	for _, b := range fit.ReportBudgets(fit.Budget{RequestsPerItem: 8}) {
+		budgets = append(budgets, strconv.FormatFloat(b, 'g', -1, 64))
+	}
 	for _, seed := range seeds {
 		path := writeRealistic(t, dir, seed, rows)
 		flags := append(strings.Fields(loggen.RealisticReadFlags), "-q", "--baseline", "now=2s until 1m, 10s until 10m", path)
-		text := pollfitOut(t, append([]string{"frontier"}, flags...)...)
-		js := pollfitOut(t, append([]string{"frontier", "--json"}, flags...)...)
-		page := pollfitOut(t, append([]string{"report", "--bootstrap", "0"}, flags...)...)
-		knees := map[string]string{"frontier": "none", "frontier --json": "none", "report": "none"}
-		if m := frontierKnee.FindStringSubmatch(text); m != nil {
-			knees["frontier"] = m[1]
+		knees := map[string]string{
+			"frontier":                  textKnee(pollfitOut(t, append([]string{"frontier"}, flags...)...)),
+			"frontier --json":           jsonKnee(t, pollfitOut(t, append([]string{"frontier", "--json"}, flags...)...)),
+			"frontier --budgets report": jsonKnee(t, pollfitOut(t, append([]string{"frontier", "--json", "--budgets", strings.Join(budgets, ",")}, flags...)...)),
+			"report":                    pageKnee(pollfitOut(t, append([]string{"report", "--bootstrap", "0", "--requests-per-item", "8"}, flags...)...)),
 		}
-		for _, r := range frontierJSONRows(t, js) {
-			if r.Kind == "segments" && r.Knee == 1 && r.Requests != nil {
-				knees["frontier --json"] = strconv.FormatFloat(*r.Requests, 'g', 3, 64)
-			}
-		}
-		if m := reportKnee.FindStringSubmatch(page); m != nil {
-			if v, err := strconv.ParseFloat(m[1], 64); err == nil {
-				knees["report"] = strconv.FormatFloat(v, 'g', 3, 64)
-			} else {
-				knees["report"] = m[1]
-			}
-		}
-		if knees["frontier"] != knees["frontier --json"] || knees["frontier"] != knees["report"] {
-			t.Errorf("seed %d (%d rows, baseline now): the knee, in requests per item: frontier %s, frontier --json %s, report %s",
-				seed, rows, knees["frontier"], knees["frontier --json"], knees["report"])
+		if knees["frontier"] != knees["frontier --json"] || knees["frontier --budgets report"] != knees["report"] {
+			t.Errorf("seed %d (%d rows, baseline now): the knee, in requests per item: frontier %s, frontier --json %s; at the report's budgets, frontier %s, report %s",
+				seed, rows, knees["frontier"], knees["frontier --json"], knees["frontier --budgets report"], knees["report"])
 		}
 	}
+}
+
+// textKnee is frontier's knee in its text, "none" without one.
+func textKnee(text string) string {
+	if m := frontierKnee.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return "none"
+}
+
+// jsonKnee is frontier --json's knee, "none" without one.
+func jsonKnee(t *testing.T, js string) string {
+	for _, r := range frontierJSONRows(t, js) {
+		if r.Kind == "segments" && r.Knee == 1 && r.Requests != nil {
+			return strconv.FormatFloat(*r.Requests, 'g', 3, 64)
+		}
+	}
+	return "none"
+}
+
+// pageKnee is the report's knee, "none" without one.
+func pageKnee(page string) string {
+	m := reportKnee.FindStringSubmatch(page)
+	if m == nil {
+		return "none"
+	}
+	if v, err := strconv.ParseFloat(m[1], 64); err == nil {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return m[1]
 }
 
 // TestInvariantsFrontierIsFit: frontier's fitted row at a budget is the

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/pollfit/pollfit/cmd/pollfit/internal/report"
-	"github.com/pollfit/pollfit/fit"
 	"github.com/spf13/pflag"
 )
 
@@ -33,8 +31,12 @@ Then the pictures, inlined as SVG: the settle-time density and survival,
 the hazard with the optimal ask rate and the fitted schedule, the lag
 distribution of every schedule, thirty held-out items one by one under
 today's schedule and the fitted one (fit --plot-items draws it alone), the
-wait-versus-cost frontier, the batch phase when there is one, and a table
-of metrics with the command that reproduces it. It fetches nothing and
+wait-versus-cost frontier of the fit, the batch phase when there is one,
+and a table of metrics with the command that reproduces it. The frontier
+is drawn at 7 budgets from 1.5 to 40 requests per item, evenly spaced on
+a log scale, and the fit's own budget in place of the one nearest it
+within 15%: at its own budget the fit shipped, at each other what 'pollfit
+fit --requests-per-item B' ships; its knee is the knee of those points. It fetches nothing and
 reads on a phone. The fit flags are those of 'pollfit fit'; without a
 budget the fit spends what the first baseline spends. Every schedule is
 measured on the --holdout share of the items, which the estimates and the
@@ -86,19 +88,13 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		line := newStageLine(e, "report: frontier", rf.quiet)
-		front, err := reportFrontier(e.context(), rep, line.progress())
-		line.stop()
-		if err != nil {
-			return err
-		}
 		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Version: version(), Shapes: shapeLines(rep.res), Clauses: rep.opt.Segments}
 		if opt.Title == "" {
 			opt.Title = "pollfit report: " + strings.Join(args, ", ")
 		}
 		draw := newStageLine(e, "report", rf.quiet)
 		draw.set("the figures")
-		r, err := report.Build(rep.res, front, opt)
+		r, err := report.Build(rep.res, rep.res.Frontier, opt) // the fit's frontier (fit.StudyOptions.Frontier)
 		draw.stop()
 		if err != nil {
 			return err
@@ -128,20 +124,6 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		}
 		return nil
 	}
-}
-
-// reportFrontier is pollfit frontier's table for the report: the
-// table pollfit frontier prints with the same flags at its default
-// budgets, so that the report's knee is frontier's.
-func reportFrontier(ctx context.Context, rep *fitReport, progress func(string)) ([]fit.FrontierPoint, error) {
-	opt := rep.opt
-	opt.Progress = progress
-	budgets := fit.FrontierBudgets(fit.DefaultFrontierFrom, fit.DefaultFrontierTo, fit.DefaultFrontierSteps)
-	pts, _, err := fit.StudyFrontier(ctx, rep.sample, rep.heldOut, nil, opt, budgets)
-	if err != nil {
-		return nil, fmt.Errorf("report: frontier: %w", err)
-	}
-	return pts, nil
 }
 
 // repCommand is the command line as a shell would take it back.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/pollfit/pollfit/cmd/pollfit/internal/plot"
@@ -119,7 +120,12 @@ func (b *builder) itemsText() string {
 }
 
 func (b *builder) frontierText() string {
-	return "Mean lag against requests per item, all measured on the items of the table to the give-up age: pollfit frontier's table, drawn. The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap. The knee is the first budget from which on one more request per item buys less than 5% of the mean lag at every budget of the table."
+	at := make([]string, len(b.front))
+	for i, p := range b.front {
+		at[i] = strconv.FormatFloat(p.RequestsPerItem, 'g', 3, 64)
+	}
+	return "Mean lag against requests per item, all measured on the held-out items to the give-up age: the fit's frontier, at " + strings.Join(at, ", ") +
+		" requests per item (pollfit frontier --budgets prints these points as a table). The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget, at the fit's own the schedule to ship. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap. The knee is the first budget from which on one more request per item buys less than 5% of the mean lag at every budget drawn."
 }
 
 // comparison is the one sentence comparing a baseline with the fit at
