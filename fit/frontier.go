@@ -19,6 +19,10 @@ type FrontierPoint struct {
 	// its text.
 	Fitted   Prediction
 	Schedule string
+	// Clauses is what Schedule counts against the clause cap
+	// (ClauseCount, with the study's deadlines and the fit's give-up
+	// age; 0 where nothing fits).
+	Clauses int
 	// Fixed asks every FixedInterval seconds.
 	Fixed         Prediction
 	FixedInterval float64

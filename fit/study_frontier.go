@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pollfit/pollfit/estimate"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -140,6 +141,7 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 			return fp, err
 		}
 		fp.Fitted, fp.Schedule, fitted = row.prediction(), res.Schedule.String(), res.Schedule
+		fp.Clauses = st.clauses(res)
 	}
 	st.limitAndFamilies(&fp, fitted, cap, fam)
 	return fp, nil
@@ -226,4 +228,18 @@ func (st *study) families() (*frontierFamilies, error) {
 	f.backoff = p.family(func(x float64, _ *rand.Rand) []float64 { return p.backoffAsks(x, nil) }, 1, seed)
 	f.jitter = p.family(func(x float64, r *rand.Rand) []float64 { return p.backoffAsks(x, r) }, jitterDraws, seed)
 	return f, nil
+}
+
+// clauses is what res's schedule counts against the clause cap, by
+// ClauseCount with the deadlines the study found and res's give-up age.
+func (st *study) clauses(res *Result) int {
+	if res == nil {
+		return 0
+	}
+	var ds []estimate.Deadline
+	if st.res.Shapes != nil {
+		ds = st.res.Shapes.Deadlines
+	}
+	n, _ := ClauseCount(res.Schedule, ds, res.Horizon)
+	return n
 }

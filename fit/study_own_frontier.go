@@ -171,7 +171,7 @@ func (st *study) frontierAt(budgets []float64) (*frontierFamilies, []FrontierPoi
 // requests budget and stuck cap, measured as Fitted.
 func (st *study) ownPoint(fam *frontierFamilies) (FrontierPoint, error) {
 	r := st.res
-	fp := FrontierPoint{RequestsPerItem: r.Budget.RequestsPerItem, Fitted: r.Fitted.prediction(), Schedule: r.Schedule.String()}
+	fp := FrontierPoint{RequestsPerItem: r.Budget.RequestsPerItem, Fitted: r.Fitted.prediction(), Schedule: r.Schedule.String(), Clauses: st.clauses(r.Fit)}
 	st.limitAndFamilies(&fp, r.Schedule, r.StuckCap, fam)
 	return fp, st.stopped(fmt.Sprintf("frontier at %g requests per item", fp.RequestsPerItem))
 }

@@ -400,8 +400,9 @@
 // and the fitted asks, the lag distribution of every schedule, thirty held-out
 // items one by one under today's schedule and the fitted one (the seed post's
 // picture: a ring where the answer landed, a dot at each ask, the lag as a
-// bar; pending and missed items shown as such), the frontier (pollfit
-// frontier's table at seven budgets around the fitted cost, drawn) with each
+// bar; pending and missed items shown as such), the frontier (the fit's own,
+// at 7 budgets log-even over 1.5–40 requests per item plus the fit's
+// budget, each point what fit ships there, as frontier --budgets prints it) with each
 // schedule and the knee as labelled points, the batch phase histogram when
 // there is one, and a table of metrics with the command that reproduces it.
 // --plot out.svg (or .png) on estimate, fit, frontier and eval, and

@@ -36,8 +36,12 @@ ships at that budget with the same flags, its deadline burst, batch asks
 and reset on signal included where they pay (--deadlines, --batches,
 --signals). The knee is the first budget from which on one more request
 per item buys less than 5% of the mean lag at every budget of the table;
-the report draws this table at the default budgets, so it finds the same
-knee. --count-asks-by, --bootstrap, --smooth and --family do not apply
+the report draws the fit's own frontier at 7 budgets log-even over
+1.5–40 requests per item plus the fit's own (see pollfit help report),
+and frontier --budgets at those budgets finds the same knee. --csv and
+--json give each fitted row its clauses: what its schedule counts
+against the --segments cap, by the rule of pollfit help fitting.
+--count-asks-by, --bootstrap, --smooth and --family do not apply
 and are refused. A log is read as fit reads it: into a sketch in one
 pass, fitted from its bins, or from its item sample when it has signals
 or settles in batches. --by COLUMN prints the frontier of each value of a
@@ -56,7 +60,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	budgets := fs.String("budgets", "", "requests-per-item budgets, comma-separated (instead of --from/--to/--steps)")
 	from := fs.Float64("from", fit.DefaultFrontierFrom, "smallest budget")
 	to := fs.Float64("to", fit.DefaultFrontierTo, "largest budget")
-	steps := fs.Int("steps", fit.DefaultFrontierSteps, "number of budgets, spaced geometrically (the report draws the table of the defaults)")
+	steps := fs.Int("steps", fit.DefaultFrontierSteps, "number of budgets, spaced geometrically")
 	asCSV := fs.Bool("csv", false, "print CSV")
 	asJSON := fs.Bool("json", false, "print JSON")
 	plotPath := addPlotFlag(fs)

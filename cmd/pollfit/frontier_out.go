@@ -23,6 +23,7 @@ import (
 //	stuck_asks          the asks to an item that never answers
 //	gain_s_per_request  mean lag saved per extra request, segments only
 //	knee                1 at the frontier's knee
+//	clauses             what the fitted schedule counts against the clause cap (--segments), segments only
 type frontierRow struct {
 	Kind     string   `json:"kind"`
 	Name     string   `json:"name,omitempty"`
@@ -34,10 +35,11 @@ type frontierRow struct {
 	Stuck    *float64 `json:"stuck_asks,omitempty"`
 	Gain     *float64 `json:"gain_s_per_request,omitempty"`
 	Knee     int      `json:"knee,omitempty"`
+	Clauses  int      `json:"clauses,omitempty"`
 }
 
 // frontierHeader is the CSV header: frontierRow's JSON names, in order.
-var frontierHeader = []string{"kind", "name", "requests_per_item", "mean_lag_s", "p95_lag_s", "param_s", "schedule", "stuck_asks", "gain_s_per_request", "knee"}
+var frontierHeader = []string{"kind", "name", "requests_per_item", "mean_lag_s", "p95_lag_s", "param_s", "schedule", "stuck_asks", "gain_s_per_request", "knee", "clauses"}
 
 func frontierRows(pts []fit.FrontierPoint, base []fit.Row) []frontierRow {
 	n := fit.JSONNumber
@@ -51,7 +53,7 @@ func frontierRows(pts []fit.FrontierPoint, base []fit.Row) []frontierRow {
 		rows = append(rows,
 			frontierRow{Kind: "limit", Name: p.LimitName, Requests: b, MeanLag: n(p.Limit.Lag.Mean), P95Lag: n(p.Limit.Lag.P95)},
 			frontierRow{Kind: "segments", Requests: b, MeanLag: n(p.Fitted.Lag.Mean), P95Lag: n(p.Fitted.Lag.P95),
-				Schedule: p.Schedule, Stuck: asks(p.Fitted), Gain: n(p.Gain), Knee: knee},
+				Schedule: p.Schedule, Stuck: asks(p.Fitted), Gain: n(p.Gain), Knee: knee, Clauses: p.Clauses},
 			frontierRow{Kind: "fixed", Requests: b, MeanLag: n(p.Fixed.Lag.Mean), P95Lag: n(p.Fixed.Lag.P95),
 				Param: n(p.FixedInterval), Stuck: asks(p.Fixed)},
 			frontierRow{Kind: "backoff", Requests: b, MeanLag: n(p.Backoff.Lag.Mean), P95Lag: n(p.Backoff.Lag.P95),
@@ -83,11 +85,13 @@ func (r frontierRow) cells() []string {
 		}
 		return strconv.FormatFloat(*x, 'g', 6, 64)
 	}
-	knee := ""
-	if r.Knee != 0 {
-		knee = strconv.Itoa(r.Knee)
+	whole := func(k int) string {
+		if k == 0 {
+			return ""
+		}
+		return strconv.Itoa(k)
 	}
-	return []string{r.Kind, r.Name, f(r.Requests), f(r.MeanLag), f(r.P95Lag), f(r.Param), r.Schedule, f(r.Stuck), f(r.Gain), knee}
+	return []string{r.Kind, r.Name, f(r.Requests), f(r.MeanLag), f(r.P95Lag), f(r.Param), r.Schedule, f(r.Stuck), f(r.Gain), whole(r.Knee), whole(r.Clauses)}
 }
 
 func writeFrontierCSV(w io.Writer, pts []fit.FrontierPoint, base []fit.Row) error {

@@ -472,7 +472,7 @@ func TestSummaryWithoutBaseline(t *testing.T) {
 		"No baseline was given (--baseline NAME=SCHEDULE), so there is no schedule of today's to compare with.",
 		"Stuck cost: an item that never answers is asked 31 times by 30s by the schedule to ship; the fit's cap is 80 (8 × the requests budget).",
 		"Give up at 30s (99.0% of the fitting items' answers land by then): every schedule here, the one to ship and today's alike, stops asking then and is costed to there.",
-		"The frontier's knee is at 6 requests per item, where the fit waits 2s: from it on, one more request per item buys less than 5% of the mean lag at every budget of the frontier's table. The schedule to ship spends more than that.",
+		"The frontier's knee is at 6 requests per item, where the fit waits 2s: from it on, one more request per item buys less than 5% of the mean lag at every budget the frontier picture draws. The schedule to ship spends more than that.",
 	}
 	if !slices.Equal(all, want) {
 		t.Errorf("points\n%q\nwant\n%q", all, want)

@@ -186,7 +186,7 @@ func knee(st *fit.StudyResult, front []fit.FrontierPoint) Sentence {
 		}
 		return Sentence{plain("The frontier's knee is at "), shown("frontier.knee.requests_per_item", p.RequestsPerItem, strconv.FormatFloat(p.RequestsPerItem, 'g', 3, 64)),
 			plain(" requests per item, where the fit waits "), ageFig("frontier.knee.fitted.lag_s.mean", p.Fitted.Lag.Mean),
-			plain(fmt.Sprintf(": from it on, one more request per item buys less than %.0f%% of the mean lag at every budget of the frontier's table. The schedule to ship spends %s than that.", 100*fit.KneeShare, where))}
+			plain(fmt.Sprintf(": from it on, one more request per item buys less than %.0f%% of the mean lag at every budget the frontier picture draws. The schedule to ship spends %s than that.", 100*fit.KneeShare, where))}
 	}
 	return nil
 }
