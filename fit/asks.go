@@ -16,12 +16,21 @@ type replayer struct {
 	reset   bool
 	atZero  int64 // 1 if the timeline asks at age 0
 	buf     []time.Duration
+	// alBuf and firstBuf hold the aligned clauses of the item replayed
+	// last (see item), firstBuf[i] room for clause i's first ages.
+	alBuf    []schedule.AlignedItem
+	firstBuf [][]time.Duration
 }
 
 func newReplayer(s *schedule.Schedule) *replayer {
 	r := &replayer{tl: s.Timeline(), aligned: s.Aligned, reset: s.ResetOnSignal}
 	r.atZero = r.tl.Count(0)
 	r.runs = r.tl.Runs()
+	r.alBuf = make([]schedule.AlignedItem, len(s.Aligned))
+	r.firstBuf = make([][]time.Duration, len(s.Aligned))
+	for i, a := range s.Aligned {
+		r.firstBuf[i] = make([]time.Duration, 0, len(a.Offsets))
+	}
 	return r
 }
 
@@ -30,12 +39,19 @@ type itemAsks struct {
 	*replayer
 	created int64
 	signal  time.Duration // < 0: none, or the schedule ignores signals
+	// al are the aligned clauses for this item, in the replayer's
+	// memory: good until the replayer's next item.
+	al []schedule.AlignedItem
 }
 
 func (r *replayer) item(it estimate.Item) itemAsks {
 	v := itemAsks{replayer: r, created: it.Created, signal: -1}
 	if r.reset && it.HasSignal() && it.Signal >= 0 {
 		v.signal = nanos(it.Signal)
+	}
+	v.al = r.alBuf[:len(r.aligned)]
+	for i, a := range r.aligned {
+		v.al[i] = a.ForItem(it.Created, r.firstBuf[i])
 	}
 	return v
 }
@@ -70,8 +86,8 @@ func (v itemAsks) ageNext(x time.Duration) (time.Duration, bool) {
 // next is the first ask of any kind at or after x.
 func (v itemAsks) next(x time.Duration) (time.Duration, bool) {
 	best, ok := v.ageNext(x)
-	for _, a := range v.aligned {
-		if n, aok := a.Next(v.created, x); aok && (!ok || n < best) {
+	for i := range v.al {
+		if n, aok := v.al[i].Next(x); aok && (!ok || n < best) {
 			best, ok = n, true
 		}
 	}
@@ -88,8 +104,9 @@ func (v itemAsks) count(x time.Duration) int64 {
 		return n + v.alignedExtra(x)
 	}
 	extra := v.buf[:0]
-	for _, a := range v.aligned {
-		for at, ok := a.Next(v.created, 0); ok && at <= x; at, ok = a.Next(v.created, at+1) {
+	for i := range v.al {
+		a := &v.al[i]
+		for at, ok := a.Next(0); ok && at <= x; at, ok = a.Next(at + 1) {
 			if b, bok := v.ageNext(at); !bok || b != at {
 				extra = append(extra, at)
 			}
@@ -112,8 +129,8 @@ var walkAligned int64 = 64
 // shared by two clauses twice.
 func (v itemAsks) alignedUpTo(x time.Duration) int64 {
 	var n int64
-	for _, a := range v.aligned {
-		n += a.Count(v.created, x)
+	for i := range v.al {
+		n += v.al[i].Count(x)
 		if n > walkAligned {
 			break
 		}

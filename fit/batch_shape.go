@@ -54,11 +54,8 @@ func WithBatches(smp Sample, p *estimate.Period, res *Result, opt Options) (Shap
 			al.Until = min(al.Until, sh.horizon) // the poller gives up there
 		}
 		last := offs[len(offs)-1]
-		seen := func(it estimate.Item) bool {
-			ph := settlePhase(it, period)
-			return ph <= last && nanos(it.Age) <= al.Until
-		}
-		return sh.graft(seen, func(rest *schedule.Schedule) (*schedule.Schedule, error) {
+		key := alignedKey(period, last, al.Until)
+		return sh.graft(&key, alignedSeen(period, last, al.Until), func(rest *schedule.Schedule) (*schedule.Schedule, error) {
 			r := schedule.Canonical(rest)
 			r.Aligned = append(r.Aligned, al)
 			return r, r.Validate()
@@ -83,6 +80,14 @@ func WithBatches(smp Sample, p *estimate.Period, res *Result, opt Options) (Shap
 		out.Shaped = triedM
 	}
 	return out, nil
+}
+
+// alignedSeen reports whether aligned asks at offsets up to last after
+// each boundary of period, until the age until, see an item's answer.
+func alignedSeen(period, last, until time.Duration) func(estimate.Item) bool {
+	return func(it estimate.Item) bool {
+		return settlePhase(it, period) <= last && nanos(it.Age) <= until
+	}
 }
 
 // settlePhase is how long after a boundary of period the item's answer

@@ -260,9 +260,12 @@ func searchTol(ctx context.Context, run func(mult float64) trial, limit, tol flo
 			break
 		}
 	}
-	// Sweep a little either side of the bracket for a cheaper fit.
+	// Sweep a little either side of the bracket for a cheaper fit; hi
+	// itself (k = 0) was run and kept already.
 	for k := -4; k <= 4 && sweep && err == nil; k++ {
-		keep(run(hi * math.Pow(1.02, float64(k))))
+		if k != 0 {
+			keep(run(hi * math.Pow(1.02, float64(k))))
+		}
 	}
 	return best, err
 }

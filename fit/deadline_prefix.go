@@ -20,7 +20,7 @@ func (sh *shaper) graftBurst(burst []time.Duration, seen func(estimate.Item) boo
 	if burst[0] <= sh.opt.FirstAsk && len(burst) > 1 && sh.opt.Budget.Kind() == BudgetRequests {
 		return sh.graftPrefix(burst)
 	}
-	return sh.graft(seen, func(rest *schedule.Schedule) (*schedule.Schedule, error) {
+	return sh.graft(nil, seen, func(rest *schedule.Schedule) (*schedule.Schedule, error) {
 		return spliceAt(rest, burst)
 	})
 }
@@ -37,7 +37,6 @@ func (sh *shaper) graftPrefix(burst []time.Duration) (*schedule.Schedule, Metric
 	if err != nil {
 		return nil, Metrics{}, err
 	}
-	cut := cutBefore(sh.smp, last.Seconds())
 	o, ok := sh.budgetLess(hm.RequestsPerItem, 0)
 	if !ok {
 		return nil, Metrics{}, nil
@@ -50,8 +49,9 @@ func (sh *shaper) graftPrefix(burst []time.Duration) (*schedule.Schedule, Metric
 	}
 	var best *schedule.Schedule
 	var bestM Metrics
+	cut := newSampleLaw(cutBefore(sh.smp, last.Seconds())) // the same in every round
 	for range prefixRounds {
-		rest, err := FitSample(cut, o)
+		rest, err := fitLaw(cut, o)
 		if err != nil {
 			break // nothing fits what is left
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/pollfit/pollfit/estimate"
 )
@@ -142,13 +143,17 @@ type itemLaw struct {
 	pending []float64 // sorted censoring ages
 	pcum    []float64 // pcum[k] = Σ w over pending[:k]
 	n       float64   // total weight
+	// largest is the largest age of any item of positive weight, final
+	// or pending (largestAgeSample), where a fit of a schedule that never
+	// stops costs it to.
+	largest time.Duration
 }
 
 func newItemLaw(items []estimate.Item) *itemLaw { return newSampleLaw(ItemSample(items)) }
 
 // newSampleLaw is the law of smp; items of weight 0 are left out.
 func newSampleLaw(smp Sample) *itemLaw {
-	l := &itemLaw{n: smp.Total()}
+	l := &itemLaw{n: smp.Total(), largest: largestAgeSample(smp)}
 	var final, pending atoms
 	for i, it := range smp.Items {
 		switch w := smp.Weight(i); {

@@ -19,10 +19,19 @@ func (g *grid) solveQueue(lambda, mu float64) []int {
 	v := make([]float64, n)
 	from := make([]int, n)
 	v[0] = g.startCost(lambda, mu)
-	cost := func(a, b int) float64 { return v[a] + g.lag(a, b) + lambda*(g.total-g.f[a]) }
+	// cost is v[a] + g.lag(a, b) + λ·(total − f[a]) for the mean, as
+	// lag writes it, on slices of length n (no bounds checks).
+	t, fi, ii, total, rms := g.t[:n], g.f[:n], g.i[:n], g.total, g.obj == RMS
+	cost := func(a, b int) float64 {
+		if rms {
+			return v[a] + g.lag(a, b) + lambda*(total-fi[a])
+		}
+		return v[a] + (ii[b] - ii[a] - (t[b]-t[a])*fi[a]) + lambda*(total-fi[a])
+	}
 	// queue[head:] are the candidates, wins[k] the first b queue[k] is
 	// best for; wins increases along the queue.
-	queue, wins := []int{0}, []int{1}
+	queue, wins := make([]int, 1, n), make([]int, 1, n)
+	queue[0], wins[0] = 0, 1
 	head := 0
 	for b := 1; b < n; b++ {
 		for head+1 < len(queue) && wins[head+1] <= b {

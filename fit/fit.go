@@ -62,6 +62,9 @@ type Options struct {
 	// ctx, set by Study, StudyModel and StudyFrontier, stops the fit's
 	// search when it is done; nil never stops.
 	ctx context.Context
+	// laws, set by Study, holds the laws of its fitting items and of
+	// their cuts, made once for all its fits; nil makes each anew.
+	laws *lawCache
 }
 
 // Solution is a list of ask ages, in seconds, and what they achieve.

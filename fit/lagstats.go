@@ -45,29 +45,39 @@ func weightedLagStats(lags, weights []float64) LagStats {
 	if n == 0 {
 		return noLags()
 	}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
+	// The pairs sort together, by lag alone, into the order a sort of
+	// their indices by lag gave (see sortLagWeights), so that every sum
+	// below adds the same terms in the same order.
+	pairs := make([]lagWeight, n)
+	for i := range pairs {
+		pairs[i] = lagWeight{lags[i], weights[i]}
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmpFloat(lags[a], lags[b]) })
+	sortLagWeights(pairs)
 	var total, sum float64
-	for _, i := range idx {
-		total += weights[i]
-		sum += weights[i] * lags[i]
+	for _, p := range pairs {
+		total += p.w
+		sum += p.w * p.lag
 	}
 	var p [4]float64
 	for j, q := range percentiles {
-		target := q / 100 * total
-		p[j] = lags[idx[n-1]]
-		var cum float64
-		for _, i := range idx {
-			if cum += weights[i]; cum >= target {
-				p[j] = lags[i]
-				break
-			}
+		p[j] = weightedRank(pairs, q/100*total)
+	}
+	return LagStats{Mean: sum / total, P50: p[0], P90: p[1], P95: p[2], P99: p[3], Max: pairs[n-1].lag}
+}
+
+// lagWeight is a lag with the weight it stands for.
+type lagWeight struct{ lag, w float64 }
+
+// weightedRank is the smallest lag of the sorted pairs whose cumulative
+// weight reaches target, else the largest.
+func weightedRank(pairs []lagWeight, target float64) float64 {
+	var cum float64
+	for _, p := range pairs {
+		if cum += p.w; cum >= target {
+			return p.lag
 		}
 	}
-	return LagStats{Mean: sum / total, P50: p[0], P90: p[1], P95: p[2], P99: p[3], Max: lags[idx[n-1]]}
+	return pairs[len(pairs)-1].lag
 }
 
 // nearestRanks returns, for each p in ps, the smallest x whose

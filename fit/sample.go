@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -99,31 +98,6 @@ func (s Sample) check() error {
 		}
 	}
 	return nil
-}
-
-// FitSample is Fit on a sample: each item counts with its weight, as
-// ReplaySample will measure it. On an unweighted sample it is Fit.
-func FitSample(smp Sample, opt Options) (*Result, error) {
-	if err := smp.check(); err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
-	}
-	if smp.Len() == 0 {
-		return nil, errors.New("fit: no items")
-	}
-	p, err := newProblem(opt)
-	if err != nil {
-		return nil, err
-	}
-	end := p.opt.Horizon.Seconds()
-	if end <= 0 {
-		// As in Fit: cost a schedule that never stops up to the largest
-		// age of any item.
-		end = largestAgeSample(smp).Seconds()
-		p.forever = true
-	}
-	p.setEnd(end)
-	p.l = newSampleLaw(smp)
-	return p.run()
 }
 
 // largestAgeSample is the largest age of any item of positive weight,

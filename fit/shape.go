@@ -104,23 +104,21 @@ func (sh *shaper) better(s *schedule.Schedule, m Metrics) bool {
 // graft fits the age-based part to the items with the answers the shape
 // sees cut short (pending at their age), at the budget less the shape's
 // share, joins the shape on and returns the best joined schedule within
-// the budget on the items, or nil.
-func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Schedule) (*schedule.Schedule, error)) (*schedule.Schedule, Metrics, error) {
-	// The latest answer stays, so that the fit keeps the plain fit's
-	// horizon when it has to find one.
-	items := sh.smp.Items
-	latest := -1
-	for i, it := range items {
-		if it.Status.Final() && sh.smp.Weight(i) > 0 && (latest < 0 || it.Age > items[latest].Age) {
-			latest = i
+// the budget on the items, or nil. The cut's law is made once for all
+// the rounds, and taken from the study's cache under key when key is
+// not nil (seen must then be what key says).
+func (sh *shaper) graft(key *lawKey, seen func(estimate.Item) bool, join func(*schedule.Schedule) (*schedule.Schedule, error)) (*schedule.Schedule, Metrics, error) {
+	var cut *itemLaw
+	cutLaw := func() *itemLaw {
+		if cut == nil {
+			mk := func() Sample { return cutSample(sh.smp, seen) }
+			if key != nil {
+				cut = sh.opt.laws.law(sh.smp, *key, mk)
+			} else {
+				cut = newSampleLaw(mk())
+			}
 		}
-	}
-	cut := Sample{Items: make([]estimate.Item, len(items)), Weights: sh.smp.Weights, Scale: sh.smp.Scale}
-	for i, it := range items {
-		if it.Status.Final() && i != latest && seen(it) {
-			it.Status = estimate.Pending
-		}
-		cut.Items[i] = it
+		return cut
 	}
 	// The best within the stuck cap, else the best over it (which Study
 	// then leaves out, saying so).
@@ -163,7 +161,7 @@ func (sh *shaper) graft(seen func(estimate.Item) bool, join func(*schedule.Sched
 		if !ok {
 			break
 		}
-		rest, err := FitSample(cut, o)
+		rest, err := fitLaw(cutLaw(), o)
 		if err != nil {
 			break // nothing fits what is left
 		}

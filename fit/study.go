@@ -239,6 +239,7 @@ func newStudy(ctx context.Context, smp Sample, heldOut *HeldOut, model Distribut
 		train, test, st.res.Holdout = smp, smp, 0
 	}
 	st.train, st.test = train, test
+	st.laws = newLawCache(train)
 	st.res.FitOn, st.res.HeldOut = &st.train, &st.test
 	st.km = sampleKM(train)
 	st.smoother = sync.OnceValue(func() *estimate.Smoother { return estimate.NewSmoother(st.km, estimate.DensityOptions{}) })
@@ -259,6 +260,7 @@ type study struct {
 	res         *StudyResult
 	model       Distribution
 	train, test Sample
+	laws        *lawCache // of train, for every fit
 	km          *estimate.Survival
 	// smoother is km made ready to smooth, with the deadlines the density
 	// keeps apart (the deadline shapes' too): made once, by whichever

@@ -96,7 +96,7 @@ func (st *study) baselineStuck(s *schedule.Schedule) int {
 // options are the fit's options at budget b and stuck cap.
 func (st *study) options(b Budget, stuck int) Options {
 	o := st.opt.Options
-	o.Budget, o.StuckAsks, o.Horizon, o.ctx = b, stuck, st.horizon, st.ctx
+	o.Budget, o.StuckAsks, o.Horizon, o.ctx, o.laws = b, stuck, st.horizon, st.ctx, st.laws
 	if b.Kind() == BudgetAsksBy {
 		o.Horizon = 0
 	}

@@ -28,7 +28,12 @@ func (a Aligned) limit() time.Duration {
 // at created (Unix nanoseconds): in [0, Period).
 func (a Aligned) FirstAge(created int64, o time.Duration) time.Duration {
 	p := int64(a.Period)
-	return time.Duration(floorMod(int64(o)-floorMod(created, p), p))
+	return firstAge(floorMod(created, p), o, p)
+}
+
+// firstAge is FirstAge for an item created at phase c = created mod p.
+func firstAge(c int64, o time.Duration, p int64) time.Duration {
+	return time.Duration(floorMod(int64(o)-c, p))
 }
 
 // floorMod is a mod b in [0, b) for b > 0.
@@ -44,6 +49,41 @@ func floorMod(a, b int64) int64 {
 // created at created (Unix nanoseconds). It works in ages, so no
 // creation time or age overflows it.
 func (a Aligned) Count(created int64, age time.Duration) int64 {
+	var buf [4]time.Duration
+	return a.ForItem(created, buf[:0]).Count(age)
+}
+
+// Next is the age of the first aligned ask at or after age for an item
+// created at created; ok is false when the clause has stopped by then
+// (or the ask would lie beyond the largest time.Duration).
+func (a Aligned) Next(created int64, age time.Duration) (next time.Duration, ok bool) {
+	var buf [4]time.Duration
+	return a.ForItem(created, buf[:0]).Next(age)
+}
+
+// AlignedItem is an aligned clause for one item, with the age of its
+// first ask at each offset (FirstAge) worked out once: a replay asks
+// Next and Count of one item many times, and each FirstAge costs two
+// divisions.
+type AlignedItem struct {
+	Aligned
+	first []time.Duration // FirstAge of each offset, in order
+}
+
+// ForItem is a for the item created at created (Unix nanoseconds),
+// keeping the first ages in buf's memory when it has room.
+func (a Aligned) ForItem(created int64, buf []time.Duration) AlignedItem {
+	first := buf[:0]
+	p := int64(a.Period)
+	c := floorMod(created, p) // the same for every offset
+	for _, o := range a.Offsets {
+		first = append(first, firstAge(c, o, p))
+	}
+	return AlignedItem{Aligned: a, first: first}
+}
+
+// Count is Aligned.Count for the item.
+func (a AlignedItem) Count(age time.Duration) int64 {
 	if l := a.limit(); l >= 0 {
 		age = min(age, l)
 	}
@@ -51,22 +91,20 @@ func (a Aligned) Count(created int64, age time.Duration) int64 {
 		return 0
 	}
 	var n int64
-	for _, o := range a.Offsets {
-		if f := a.FirstAge(created, o); f <= age {
+	for _, f := range a.first {
+		if f <= age {
 			n += int64((age-f)/a.Period) + 1
 		}
 	}
 	return n
 }
 
-// Next is the age of the first aligned ask at or after age for an item
-// created at created; ok is false when the clause has stopped by then
-// (or the ask would lie beyond the largest time.Duration).
-func (a Aligned) Next(created int64, age time.Duration) (next time.Duration, ok bool) {
+// Next is Aligned.Next for the item.
+func (a AlignedItem) Next(age time.Duration) (next time.Duration, ok bool) {
 	p := int64(a.Period)
 	best, found := time.Duration(0), false
-	for _, o := range a.Offsets {
-		f := int64(a.FirstAge(created, o))
+	for _, fd := range a.first {
+		f := int64(fd)
 		k := -floorDiv(f-int64(age), p) // ⌈(age−f)/P⌉; age−f cannot overflow
 		if k > 0 && k > (math.MaxInt64-f)/p {
 			continue
