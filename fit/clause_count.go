@@ -8,7 +8,7 @@ import (
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// ClauseCount is what s counts against the clause cap (--segments), as
+// ClauseCount is what s counts against the clause cap (Clauses, --clauses), as
 // pollfit help fitting states it, with bursts the number of deadlines
 // whose window holds a burst: each interval clause counts one; an ask
 // in a deadline's window (see BurstWindow) belongs to that deadline's
@@ -105,5 +105,5 @@ func burstOf(a time.Duration, ds []estimate.Deadline) int {
 // withinClauses reports whether the shaped s keeps the fit's clause cap
 // with the deadlines ds.
 func (sh *shaper) withinClauses(s *schedule.Schedule, ds []estimate.Deadline) bool {
-	return WithinClauseCap(s, ds, sh.horizon, sh.opt.Segments)
+	return WithinClauseCap(s, ds, sh.horizon, sh.opt.Clauses)
 }

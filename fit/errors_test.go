@@ -82,10 +82,10 @@ func TestInfeasibleErrorsSayWhatToChange(t *testing.T) {
 	}{
 		// The exact optimum of 5 requests per item asks a stuck item
 		// more than twice by the hour.
-		{"exact", Options{Budget: Budget{RequestsPerItem: 5}, Exact: true, StuckAsks: 2, Horizon: time.Hour}, []string{"StuckAsks", "Segments"}},
+		{"exact", Options{Budget: Budget{RequestsPerItem: 5}, Exact: true, StuckAsks: 2, Horizon: time.Hour}, []string{"StuckAsks", "Clauses"}},
 		// No schedule of one clause reaches the hour asking a stuck
 		// item once.
-		{"one clause", Options{Budget: Budget{RequestsPerItem: 5}, Segments: 1, StuckAsks: 1, Horizon: time.Hour}, []string{"StuckAsks", "Budget", "Horizon"}},
+		{"one clause", Options{Budget: Budget{RequestsPerItem: 5}, Clauses: 1, StuckAsks: 1, Horizon: time.Hour}, []string{"StuckAsks", "Budget", "Horizon"}},
 	} {
 		_, err := Study(context.Background(), smp, nil, StudyOptions{Options: c.opt})
 		var ie *InfeasibleError

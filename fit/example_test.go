@@ -69,7 +69,7 @@ func ExampleOptimal() {
 		fmt.Println(err)
 		return
 	}
-	r, err := fit.Optimal(m, fit.Options{Budget: fit.Budget{RequestsPerItem: 3.6}, Segments: 1})
+	r, err := fit.Optimal(m, fit.Options{Budget: fit.Budget{RequestsPerItem: 3.6}, Clauses: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

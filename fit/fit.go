@@ -28,9 +28,9 @@ type Options struct {
 	FirstAsk time.Duration
 	// MinInterval and MaxInterval limit the gap between asks (0: none).
 	MinInterval, MaxInterval time.Duration
-	// Segments is the most clauses of constant interval in the fitted
+	// Clauses is the most clauses of constant interval in the fitted
 	// schedule (default 4).
-	Segments int
+	Clauses int
 	// Exact makes the fitted schedule the exact optimum's ask ages, in
 	// milliseconds, as one "at" clause.
 	Exact bool
@@ -75,7 +75,7 @@ type Solution struct {
 
 // Result is a fitted schedule and the optima it is measured against.
 type Result struct {
-	// Schedule is the schedule to ship: at most Segments clauses of nice
+	// Schedule is the schedule to ship: at most Clauses clauses of nice
 	// intervals (or the exact ask ages with Options.Exact).
 	Schedule *schedule.Schedule
 	// Fitted is what Schedule achieves on the data it was fitted to.
@@ -175,15 +175,15 @@ func newProblem(opt Options) (*problem, error) {
 	if kind == BudgetAsksBy {
 		opt.Horizon = opt.Budget.AsksByAge
 	}
-	if opt.Segments == 0 {
-		opt.Segments = 4
+	if opt.Clauses == 0 {
+		opt.Clauses = 4
 	}
 	if opt.Candidates == 0 {
 		opt.Candidates = 1000
 	}
 	switch {
-	case opt.Segments < 0:
-		return nil, opterr.Optionf("Segments", opt.Segments, "want a positive count of clauses")
+	case opt.Clauses < 0:
+		return nil, opterr.Optionf("Clauses", opt.Clauses, "want a positive count of clauses")
 	case opt.Candidates < 10:
 		return nil, opterr.Optionf("Candidates", opt.Candidates, "want at least 10")
 	case opt.MinInterval < 0:

@@ -18,7 +18,7 @@ func TestFitPredictionEqualsReplay(t *testing.T) {
 	items := payments(20000, 7)
 	for _, opt := range []Options{
 		{Budget: Budget{RequestsPerItem: 15}},
-		{Budget: Budget{RequestsPerItem: 25}, Horizon: 15 * time.Minute, Segments: 6},
+		{Budget: Budget{RequestsPerItem: 25}, Horizon: 15 * time.Minute, Clauses: 6},
 		{Budget: Budget{Price: 0.5}, Horizon: 10 * time.Minute, MinInterval: time.Second},
 		{Budget: Budget{AsksBy: 30, AsksByAge: 5 * time.Minute}},
 		{Budget: Budget{RequestsPerItem: 12}, Horizon: 15 * time.Minute, Exact: true},

@@ -104,7 +104,7 @@ func newInvCase(t *testing.T, dir string, seed uint64, rows int) invCase {
 // invOptions draws the study's budget and settings.
 func invOptions(r *rand.Rand, seed uint64) StudyOptions {
 	o := StudyOptions{Holdout: 0.3, Seed: seed, Bootstrap: 10, AsksBy: []time.Duration{30 * time.Second, 2 * time.Minute, 15 * time.Minute}}
-	o.Segments = 4
+	o.Clauses = 4
 	ages := []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute}
 	switch seed % 5 {
 	case 3:

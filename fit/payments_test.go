@@ -43,9 +43,9 @@ func TestPaymentsAgainstSeedSchedules(t *testing.T) {
 		cost := replay(base, train).RequestsPerItem
 		bt := replay(base, test)
 		for _, k := range []int{2, 4, 6, 8, 0} {
-			opt := Options{Budget: Budget{RequestsPerItem: cost}, Horizon: h, Segments: k, AnyValues: anyValues}
+			opt := Options{Budget: Budget{RequestsPerItem: cost}, Horizon: h, Clauses: k, AnyValues: anyValues}
 			if k == 0 {
-				opt.Segments, opt.Exact = 0, true
+				opt.Clauses, opt.Exact = 0, true
 			}
 			res, err := Fit(train, opt)
 			if err != nil {

@@ -23,7 +23,7 @@ const (
 )
 
 // addPrefixes adds the prefix edges over the nice ages vals.
-func (sg *segments) addPrefixes(w *walker, vals []time.Duration) {
+func (sg *clauseSet) addPrefixes(w *walker, vals []time.Duration) {
 	ages := sg.prefixAges(w, vals)
 	index := map[time.Duration]int{}
 	for k, b := range sg.b {
@@ -49,7 +49,7 @@ func (sg *segments) addPrefixes(w *walker, vals []time.Duration) {
 }
 
 // prefixAges are the ages a prefix may ask at, from the nice ages vals.
-func (sg *segments) prefixAges(w *walker, vals []time.Duration) []time.Duration {
+func (sg *clauseSet) prefixAges(w *walker, vals []time.Duration) []time.Duration {
 	// The ages where the early answers come: from where 0.1% of them
 	// have come to where 80% have, thinned evenly to maxPrefixAges.
 	first := sg.b[0]
@@ -91,7 +91,7 @@ func subsets(xs []time.Duration, k int, f func([]time.Duration)) {
 // addPrefix adds the edge that asks at the ages at after the first ask
 // and ends on boundary to, unless it breaks the interval limits or
 // spends more than the budget alone.
-func (sg *segments) addPrefix(w *walker, at []time.Duration, to int) {
+func (sg *clauseSet) addPrefix(w *walker, at []time.Duration, to int) {
 	var acc sums
 	var count, asks float64
 	p := w.at(sg.b[0])

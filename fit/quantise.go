@@ -8,7 +8,7 @@ import (
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// segments is the quantiser's problem: schedules of at most K clauses
+// clauseSet is the quantiser's problem: schedules of at most K clauses
 // "D until B" of constant interval D, from a first ask at boundary B₀,
 // where each clause but the last ends exactly on a boundary (B − B' is a
 // multiple of D, so the clause's last ask is at B and the next clause
@@ -17,8 +17,8 @@ import (
 // when no horizon was given, goes on for ever. Each (start, interval,
 // end) segment's lag, requests and asks are summed once; a dynamic
 // programme over (clauses used, boundary) then finds the cheapest
-// schedule at any multipliers in O(K·segments).
-type segments struct {
+// schedule at any multipliers in O(K·clauseSet).
+type clauseSet struct {
 	b       []time.Duration // boundaries; b[0] first ask, b[len-1] the horizon
 	edges   []segEdge
 	first   sums // the first ask alone
@@ -84,21 +84,21 @@ func niceSets(any bool) (intervals, boundaries []time.Duration) {
 	return intervals, boundaries
 }
 
-// newSegments walks every (start, interval) pair once over the law. A
+// newClauseSet walks every (start, interval) pair once over the law. A
 // walk stops once its segment alone spends more than spend (requests per
 // item, or asks by countTo when countTo ≥ 0), unless spend is 0.
 // Landmarks join the nice boundaries.
-func newSegments(l law, first, horizon time.Duration, forever, any bool, landmarks []time.Duration, minGap, maxGap time.Duration, countTo, spend float64) *segments {
+func newClauseSet(l law, first, horizon time.Duration, forever, any bool, landmarks []time.Duration, minGap, maxGap time.Duration, countTo, spend float64) *clauseSet {
 	ds, bs := niceSets(any)
 	bs = append(bs, landmarks...)
-	sg := newSegmentsFrom(l, first, horizon, forever, ds, bs, minGap, maxGap, countTo, spend)
+	sg := newClauseSetFrom(l, first, horizon, forever, ds, bs, minGap, maxGap, countTo, spend)
 	sg.addPrefixes(sg.w, append(ds, bs...))
 	return sg
 }
 
-// newSegmentsFrom is newSegments with the intervals and boundaries given.
-func newSegmentsFrom(l law, first, horizon time.Duration, forever bool, ds, bs []time.Duration, minGap, maxGap time.Duration, countTo, spend float64) *segments {
-	sg := &segments{forever: forever, tieBreak: 1e-9 * horizon.Seconds()}
+// newClauseSetFrom is newSegments with the intervals and boundaries given.
+func newClauseSetFrom(l law, first, horizon time.Duration, forever bool, ds, bs []time.Duration, minGap, maxGap time.Duration, countTo, spend float64) *clauseSet {
+	sg := &clauseSet{forever: forever, tieBreak: 1e-9 * horizon.Seconds()}
 	sg.b = append(sg.b, first)
 	for _, b := range bs {
 		if b > first && b < horizon {
@@ -184,7 +184,7 @@ func (w *walker) at(a time.Duration) pt {
 }
 
 // walk adds the segments that start at boundary i with interval d.
-func (w *walker) walk(sg *segments, i int, d time.Duration) {
+func (w *walker) walk(sg *clauseSet, i int, d time.Duration) {
 	var acc sums
 	var count, asks float64
 	end := len(sg.b) - 1
@@ -250,7 +250,7 @@ func (w *walker) walk(sg *segments, i int, d time.Duration) {
 
 // solve finds the cheapest schedule of at most k clauses at λ, μ and
 // returns its edges in order, or nil if none reaches the horizon.
-func (sg *segments) solve(obj Objective, k int, lambda, mu float64) []segEdge {
+func (sg *clauseSet) solve(obj Objective, k int, lambda, mu float64) []segEdge {
 	n := len(sg.b)
 	inf := math.Inf(1)
 	v := make([][]float64, k+1)
@@ -296,7 +296,7 @@ func (sg *segments) solve(obj Objective, k int, lambda, mu float64) []segEdge {
 // schedule writes the edges as a schedule: an "at" clause for a first
 // ask after age 0, then "D until B" clauses (equal neighbours merged),
 // the last running forever when no horizon was given.
-func (sg *segments) schedule(path []segEdge) *schedule.Schedule {
+func (sg *clauseSet) schedule(path []segEdge) *schedule.Schedule {
 	s := &schedule.Schedule{}
 	if sg.b[0] > 0 || (len(path) > 0 && path[0].at != nil) {
 		s.Clauses = append(s.Clauses, schedule.Clause{At: []time.Duration{sg.b[0]}})
@@ -347,7 +347,7 @@ func stuckAsks(path []segEdge) float64 {
 }
 
 // total sums a path's lag, requests and priced asks.
-func (sg *segments) total(path []segEdge) (sums, float64) {
+func (sg *clauseSet) total(path []segEdge) (sums, float64) {
 	s, n := sg.first, sg.firstN
 	for _, ed := range path {
 		s.lag += ed.s.lag

@@ -17,7 +17,7 @@ import "math"
 // table's optimum passes through is never dominated), and leaves only a
 // row's staircase of strictly falling costs to extend, so the programme
 // reads a few cells per row rather than every bin.
-func (sg *segments) solveWithin(obj Objective, k int, limit float64, asks bool, bins int) []segEdge {
+func (sg *clauseSet) solveWithin(obj Objective, k int, limit float64, asks bool, bins int) []segEdge {
 	bin := limit / float64(bins)
 	if asks {
 		bin, bins = 1, int(math.Floor(limit+1e-9))
@@ -75,7 +75,7 @@ type budgetTable struct {
 // table gives a table for k clauses over n boundaries and width
 // spendings, reusing sg's buffers between calls (capStuck solves the
 // same programme at many prices).
-func (sg *segments) table(k, n, width int) *budgetTable {
+func (sg *clauseSet) table(k, n, width int) *budgetTable {
 	t := sg.scratch
 	if t == nil {
 		t = &budgetTable{}

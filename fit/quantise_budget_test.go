@@ -11,7 +11,7 @@ import (
 // dropped: every cell of the (clauses, boundary, spending) table, each
 // edge relaxed from every spending. It is the reference the pruned
 // programme must match path for path.
-func denseWithin(sg *segments, obj Objective, k int, limit float64, asks bool, bins int) []segEdge {
+func denseWithin(sg *clauseSet, obj Objective, k int, limit float64, asks bool, bins int) []segEdge {
 	bin := limit / float64(bins)
 	if asks {
 		bin, bins = 1, int(math.Floor(limit+1e-9))
@@ -89,7 +89,7 @@ func TestSolveWithinMatchesDense(t *testing.T) {
 	m := mustModel(t, "0.5*lognormal(median=3s, sigma=0.6) + 0.45*lognormal(median=25s, sigma=0.5) + 0.05*never")
 	horizon := 5 * time.Minute
 	l := newDistLaw(m, horizon.Seconds())
-	sg := newSegments(l, 0, horizon, false, false, nil, 0, 0, horizon.Seconds(), 0)
+	sg := newClauseSet(l, 0, horizon, false, false, nil, 0, 0, horizon.Seconds(), 0)
 	for _, k := range []int{1, 2, 4, 6} {
 		for _, limit := range []float64{2, 5, 8, 13, 30} {
 			for _, asks := range []bool{false, true} {
@@ -113,7 +113,7 @@ func TestSolveWithinTies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 29))
 	for trial := range 300 {
 		n := 3 + rng.IntN(8)
-		sg := &segments{b: make([]time.Duration, n)}
+		sg := &clauseSet{b: make([]time.Duration, n)}
 		for i := range sg.b {
 			sg.b[i] = time.Duration(i+1) * time.Second
 		}
@@ -139,7 +139,7 @@ func TestSolveWithinTies(t *testing.T) {
 // edges exactly.
 func limit2bins(limit float64) int { return int(limit) }
 
-func pathText(sg *segments, path []segEdge) string {
+func pathText(sg *clauseSet, path []segEdge) string {
 	if path == nil {
 		return "none"
 	}

@@ -73,7 +73,7 @@ func roundSecond(a time.Duration) bool {
 // and batch shapes off, and checks the schedule reads as the help says:
 // the give-up age is a round second; every other "until" age and every
 // explicit ask is in the nice set, or, where a clause runs short of the
-// give-up age, a round second; and at most --segments clauses, an "at" list counting as
+// give-up age, a round second; and at most --clauses clauses, an "at" list counting as
 // one for its first four asks and one more for each ask after them,
 // besides a last ask at the give-up age.
 func TestNiceBoundaries(t *testing.T) {
@@ -88,7 +88,7 @@ func TestNiceBoundaries(t *testing.T) {
 		seed := uint64(100 + i)
 		rows := loggen.Rows(models[i%len(models)], 1500, seed)
 		k := 2 + r.IntN(4)
-		opt := StudyOptions{Options: Options{Segments: k}, Holdout: 0.3, Seed: seed, NoDeadlines: true, NoBatches: true}
+		opt := StudyOptions{Options: Options{Clauses: k}, Holdout: 0.3, Seed: seed, NoDeadlines: true, NoBatches: true}
 		desc := fmt.Sprintf("log %d (model %d, seed %d), %d clauses", i, i%len(models), seed, k)
 		if i%2 == 0 {
 			// An exponential backoff: its end, 1.3^0 + … sums, is no nice age.
@@ -168,7 +168,7 @@ func onNiceGrid(a time.Duration) bool {
 // where the split clause after it takes up again on its grid; every interval clause is one; an "at"
 // list's other asks are one clause for the first four and one more per
 // ask after; a lone last ask at the give-up age is none; the total is
-// at most --segments + 2 per burst.
+// at most --clauses + 2 per burst.
 func TestClauseCapWithDeadlines(t *testing.T) {
 	t.Parallel()
 	// Logs 15 and 18 shipped an optimum prefix from age 0 of 25 asks
@@ -187,7 +187,7 @@ func TestClauseCapWithDeadlines(t *testing.T) {
 		k := 2 + r.IntN(4)
 		b := 3 + 17*r.Float64()
 		desc := fmt.Sprintf("log %d (model %d, seed %d), %d clauses, %.2f requests", i, i%len(models), seed, k, b)
-		opt := StudyOptions{Options: Options{Segments: k, Budget: Budget{RequestsPerItem: b}}, Holdout: 0.3, Seed: seed}
+		opt := StudyOptions{Options: Options{Clauses: k, Budget: Budget{RequestsPerItem: b}}, Holdout: 0.3, Seed: seed}
 		res, err := Study(context.Background(), ItemSample(loggen.Items(loggen.Rows(models[i%len(models)], 1500, seed))), nil, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", desc, err)

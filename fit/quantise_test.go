@@ -90,7 +90,7 @@ func TestQuantiserAgainstBruteForce(t *testing.T) {
 		limit float64
 		asks  bool
 	}{{2, 6, false}, {3, 8, false}, {3, 12, false}, {2, 10, true}, {3, 15, true}} {
-		sg := newSegmentsFrom(l, 0, horizon, false, ds, bs, 0, 0, horizon.Seconds(), 0)
+		sg := newClauseSetFrom(l, 0, horizon, false, ds, bs, 0, 0, horizon.Seconds(), 0)
 		sg.tieBreak = 0
 		path := sg.solveWithin(Mean, c.k, c.limit, c.asks, 1000)
 		if path == nil {
@@ -122,7 +122,7 @@ func TestQuantiserWithPrefixAgainstBruteForce(t *testing.T) {
 		k     int
 		limit float64
 	}{{2, 5}, {3, 7}, {3, 10}} {
-		sg := newSegmentsFrom(l, 0, horizon, false, ds, bs, 0, 0, -1, 0)
+		sg := newClauseSetFrom(l, 0, horizon, false, ds, bs, 0, 0, -1, 0)
 		sg.tieBreak = 0
 		ages := sg.prefixAges(sg.w, append(ds, bs...))
 		sg.addPrefixes(sg.w, append(ds, bs...))

@@ -26,7 +26,7 @@ func (p *problem) run() (*Result, error) {
 	if p.opt.Exact {
 		if !p.withinStuck(len(opt.Asks)) {
 			return nil, infeasible(fmt.Sprintf("the exact optimum asks an item that never answers %d times by %s, over the stuck cap of %d", len(opt.Asks), schedule.FormatDuration(p.horizon), p.opt.StuckAsks),
-				"raise StuckAsks or fit clauses (Segments)", "StuckAsks", "Segments")
+				"raise StuckAsks, or fit Clauses rather than the exact ask ages", "StuckAsks", "Clauses")
 		}
 		res.Schedule = atSchedule(opt.Asks)
 	} else {

@@ -20,13 +20,13 @@ func (p *problem) withinStuck(n int) bool {
 	return p.opt.StuckAsks <= 0 || p.kind.CountsAsks() || n <= p.opt.StuckAsks
 }
 
-// quantised is the best schedule of at most Segments nice clauses within
+// quantised is the best schedule of at most Clauses nice clauses within
 // the budget and the stuck cap.
 func (p *problem) quantised() (*schedule.Schedule, float64, error) {
 	first := time.Duration(math.Round(p.first*1e3)) * time.Millisecond
 	minGap := time.Duration(p.minGap * 1e9)
 	maxGap := time.Duration(p.maxGap * 1e9)
-	sg := newSegments(p.l, first, p.horizon, p.forever, p.opt.AnyValues, p.opt.Landmarks, minGap, maxGap, p.countTo, p.spendLimit())
+	sg := newClauseSet(p.l, first, p.horizon, p.forever, p.opt.AnyValues, p.opt.Landmarks, minGap, maxGap, p.countTo, p.spendLimit())
 	path, mult, err := p.capStuck(sg)
 	if err != nil {
 		return nil, 0, err
@@ -42,7 +42,7 @@ func (p *problem) quantised() (*schedule.Schedule, float64, error) {
 // cheapest schedule asks a stuck item more than the cap allows, searches
 // the least price per ask (sg.askPrice) at which it no longer does,
 // keeping the best schedule within both budgets found on the way.
-func (p *problem) capStuck(sg *segments) ([]segEdge, float64, error) {
+func (p *problem) capStuck(sg *clauseSet) ([]segEdge, float64, error) {
 	sg.askPrice = 0
 	path, mult, err := p.quantisedAt(sg)
 	cap := float64(p.opt.StuckAsks)
@@ -70,7 +70,7 @@ func (p *problem) capStuck(sg *segments) ([]segEdge, float64, error) {
 	hi := 1e-9 * math.Max(p.end, 1)
 	for !try(hi) {
 		if hi *= 4; hi > 1e9 {
-			return nil, 0, infeasible(fmt.Sprintf("no schedule of %d clauses asks an item that never answers at most %d times by %s within the budget", p.opt.Segments, p.opt.StuckAsks, schedule.FormatDuration(p.horizon)),
+			return nil, 0, infeasible(fmt.Sprintf("no schedule of %d clauses asks an item that never answers at most %d times by %s within the budget", p.opt.Clauses, p.opt.StuckAsks, schedule.FormatDuration(p.horizon)),
 				"raise the stuck cap (StuckAsks) or the budget, or give a shorter Horizon", "StuckAsks", "Budget", "Horizon")
 		}
 	}
@@ -92,11 +92,11 @@ func (p *problem) capStuck(sg *segments) ([]segEdge, float64, error) {
 
 // quantisedAt solves the segment programme at sg's price per ask: at
 // the budget's price, or within its requests or asks.
-func (p *problem) quantisedAt(sg *segments) ([]segEdge, float64, error) {
+func (p *problem) quantisedAt(sg *clauseSet) ([]segEdge, float64, error) {
 	if p.kind == BudgetPrice {
 		run := func(m float64) trial {
 			lambda, mu := p.mults(m)
-			path := sg.solve(p.opt.Objective, p.opt.Segments, lambda, mu)
+			path := sg.solve(p.opt.Objective, p.opt.Clauses, lambda, mu)
 			if path == nil {
 				return trial{mult: m}
 			}
@@ -109,10 +109,10 @@ func (p *problem) quantisedAt(sg *segments) ([]segEdge, float64, error) {
 		}
 		return t.sol.([]segEdge), t.mult, nil
 	}
-	path := sg.solveWithin(p.opt.Objective, p.opt.Segments, p.opt.Budget.limit(), p.kind.CountsAsks(), 1000)
+	path := sg.solveWithin(p.opt.Objective, p.opt.Clauses, p.opt.Budget.limit(), p.kind.CountsAsks(), 1000)
 	if path == nil {
-		return nil, 0, infeasible(fmt.Sprintf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times)", p.opt.Segments, schedule.FormatDuration(p.horizon), maxSegmentAsks),
-			"raise the budget or Segments, set a shorter Horizon, or try AnyValues", "Budget", "Segments", "Horizon", "AnyValues")
+		return nil, 0, infeasible(fmt.Sprintf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times)", p.opt.Clauses, schedule.FormatDuration(p.horizon), maxSegmentAsks),
+			"raise the budget or Clauses, set a shorter Horizon, or try AnyValues", "Budget", "Clauses", "Horizon", "AnyValues")
 	}
 	return path, 0, nil
 }

@@ -129,7 +129,7 @@ jitter), each at its best parameter within the budget and the stuck cap. A
         ("py", '''fr = pollfit_csv("frontier", "-q", "--csv", "--from", 3, "--to", 40, "--steps", 10,
                  "--baseline", "current=" + current, "testdata/payments.csv")
 fig, ax = plt.subplots()
-styles = {"limit": ("limit, asking by age", "-", "0.25"), "segments": ("fitted, 4 clauses", "-", "C0"),
+styles = {"limit": ("limit, asking by age", "-", "0.25"), "fitted": ("fitted, 4 clauses", "-", "C0"),
           "fixed": ("fixed interval", "--", "C1"), "backoff": ("backoff ×2", ":", "C4"),
           "jitter": ("backoff ×2, full jitter", ":", "C5")}
 for kind, (label, ls, colour) in styles.items():

@@ -285,7 +285,7 @@
 // ("never"), not renormalised away.
 //
 //	pollfit fit --requests-per-item 8 payments.csv
-//	pollfit fit --asks-by 40@15m --segments 6 payments.csv
+//	pollfit fit --asks-by 40@15m --clauses 6 payments.csv
 //	pollfit fit --price 0.5 --model 'lognormal(median=12s, sigma=0.5)'
 //	pollfit fit --max-attempts 8 --horizon 3.5d --model '0.5*lognormal(median=20m, sigma=1.5) + 0.45*lognormal(median=6h, sigma=1) + 0.05*never' --baseline paper='at 0s 1m 6m 36m 2h36m 10h36m 34h36m 82h36m'
 //
@@ -301,7 +301,7 @@
 // to an item that never answers, which the fit caps as a second budget
 // (--stuck-asks; by default a baseline's own when its cost is the budget, else
 // 8 × the requests budget). It reports the schedule to ship, at most
-// --segments clauses (default 4) of nice intervals (1, 2, 5, 10, 15, 30 × ms,
+// --clauses clauses (default 4) of nice intervals (1, 2, 5, 10, 15, 30 × ms,
 // s, min; 100, 200, 500 ms; 1, 2, 3, 6, 12, 24, 48 h; 7 and 30 days) ending
 // on nice boundaries (1, 2, 3, 5, 10, 15, 20, 30, 45 × ms, s, min; 1, 1.5, 2,
 // 3, 4, 6, 8, 12, 18, 24, 36, 48, 60, 72 h; whole days up to 60), chosen by dynamic programming at the budget and polished
@@ -314,7 +314,7 @@
 // outwards), with the ask after them that takes up again the clause the
 // burst split on that clause's grid; any other ask of its list, such as a
 // prefix from age 0, counts as an "at" list's. A burst may split the clause
-// it lands in, so each deadline with a burst adds up to 2 to --segments, and
+// it lands in, so each deadline with a burst adds up to 2 to --clauses, and
 // a shaped schedule that would count more is not tried. A give-up age no clause lands on
 // gets a lone last ask there, which the cap does not count, the clause before
 // it ending on its own last ask (its start plus a whole number of its
@@ -327,7 +327,7 @@
 // exact optimum computed on the very items the table measures at the fitted schedule's cost (a mix of two exact schedules, so
 // that it spends exactly that; "limit (by age)" when a row also uses signals
 // or wall-clock asks, which it does not cover); the exact optimum fitted on
-// the fitting items (--segments 0 ships it); and for models the continuous
+// the fitting items (--clauses 0 ships it); and for models the continuous
 // optimal rate, r ∝ √(f/S). On a log it fits on 70% of the items and measures
 // on the other 30% (--holdout, --seed), fitting the exact optimum to the
 // smoothed density rather than the raw items, which it would overfit. The

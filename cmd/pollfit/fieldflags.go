@@ -23,7 +23,7 @@ var flagOf = map[string]string{
 	"Horizon":                "--horizon",
 	"Never":                  "never",
 	"StuckAsks":              "--stuck-asks",
-	"Segments":               "--segments",
+	"Clauses":                "--clauses",
 	"AnyValues":              "--nice=false",
 	"MinInterval":            "--min-interval",
 	"MaxInterval":            "--max-interval",

@@ -27,9 +27,9 @@ func TestErrorTextNamesFlags(t *testing.T) {
 			"give a budget (--requests-per-item, --asks-by, --price or --max-attempts) or a baseline to match (--baseline)", 2},
 		// A user's value that spells a Go name stays as given.
 		{fmt.Errorf("fit: %w", &fit.OptionError{Field: "Family", Value: `"Horizon"`, Want: "want exponential or grpc"}), `fit: --family "Horizon": want exponential or grpc`, 2},
-		{fmt.Errorf("report: %w", &fit.InfeasibleError{Problem: "the exact optimum asks an item that never answers 19 times by 1h, over the stuck cap of 2", Fix: "raise StuckAsks or fit clauses (Segments)"}),
-			"report: the exact optimum asks an item that never answers 19 times by 1h, over the stuck cap of 2: raise --stuck-asks or fit clauses (--segments)", 1},
-		{&fit.InfeasibleError{Problem: "p", Fix: "raise the budget or Segments, set a shorter Horizon, or try AnyValues"}, "p: raise the budget or --segments, set a shorter --horizon, or try --nice=false", 1},
+		{fmt.Errorf("report: %w", &fit.InfeasibleError{Problem: "the exact optimum asks an item that never answers 19 times by 1h, over the stuck cap of 2", Fix: "raise StuckAsks, or fit Clauses rather than the exact ask ages"}),
+			"report: the exact optimum asks an item that never answers 19 times by 1h, over the stuck cap of 2: raise --stuck-asks, or fit --clauses rather than the exact ask ages", 1},
+		{&fit.InfeasibleError{Problem: "p", Fix: "raise the budget or Clauses, set a shorter Horizon, or try AnyValues"}, "p: raise the budget or --clauses, set a shorter --horizon, or try --nice=false", 1},
 		{usagef("fit: Horizon"), "fit: Horizon", 2},
 		{errors.New("log.csv:3: Holdout"), "log.csv:3: Holdout", 1},
 	} {

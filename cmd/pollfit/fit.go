@@ -24,7 +24,7 @@ func init() {
 		usage:   "pollfit fit (--requests-per-item N | --asks-by N@T | --price P | --max-attempts N) [--by COLUMN] [flags] (LOG... | --model M)",
 		example: `  pollfit fit --requests-per-item 8 --horizon 15m payments.csv
   pollfit fit --baseline now='1s until 30s, 2s until 2m, 5s until 5m, 15s until 15m' payments.csv
-  pollfit fit --asks-by 40@15m --segments 6 payments.csv
+  pollfit fit --asks-by 40@15m --clauses 6 payments.csv
   pollfit fit --max-attempts 8 --horizon 3.5d --first-ask 10s outages.csv
   pollfit fit --price 0.5 --model 'lognormal(median=12s, sigma=0.5)' --json
   pollfit fit --requests-per-item 10 --format go payments.csv > poll_gen.go
@@ -45,10 +45,10 @@ answers) costs every ask up to it. That stuck cost is capped (--stuck-asks;
 by default a baseline's own when its cost is the budget, else 8 × the
 requests budget).
 
-It reports the schedule to ship (at most --segments clauses of nice
+It reports the schedule to ship (at most --clauses clauses of nice
 intervals, an "at" list of explicit asks counting as one clause for up to
 four asks; the first ask at --first-ask, 0 by default, and a line saying
-what it buys; --segments 0 for the exact ask ages; 'pollfit help fitting'
+what it buys; --clauses 0 for the exact ask ages; 'pollfit help fitting'
 has the rules), the limit (the exact optimum on the very items the table
 measures, at the fitted schedule's cost there), the exact optimum fitted on
 the fitting items, and each baseline
@@ -123,7 +123,7 @@ the values with 200 final answers or more, which hold 90% of them (at most
 type fitFlagValues struct {
 	requests, price                          float64
 	asksBy                                   string
-	maxAttempts, segments                    int
+	maxAttempts, clauses, oldClauses         int
 	horizon, firstAsk, minIval, maxIval, obj string
 	nice                                     bool
 	model                                    string
@@ -160,7 +160,9 @@ func addFitFlags(fs *pflag.FlagSet) *fitFlagValues {
 	fs.StringVar(&v.minIval, "min-interval", "", "shortest gap between asks")
 	fs.StringVar(&v.maxIval, "max-interval", "", "longest gap between asks")
 	fs.StringVar(&v.obj, "objective", "mean", "what to minimise: mean or rms lag")
-	fs.IntVar(&v.segments, "segments", 4, "most clauses of constant interval; 0 for the exact ask ages")
+	fs.IntVar(&v.clauses, "clauses", 4, "most clauses of constant interval; 0 for the exact ask ages")
+	fs.IntVar(&v.oldClauses, "segments", 4, "")
+	clausesRenamed.hide(fs)
 	fs.BoolVar(&v.nice, "nice", true, "nice intervals and boundaries, as pollfit help fitting lists them (false: about two significant digits)")
 	fs.StringVar(&v.model, "model", "", "fit to a model such as 'lognormal(median=12s, sigma=0.5)' instead of logs")
 	fs.StringArrayVar(&v.baselines, "baseline", nil, "a schedule to compare with, NAME=SPEC: a schedule, a deterministic retry strategy or @FILE (repeatable)")
@@ -211,12 +213,12 @@ func (v *fitFlagValues) options() (fit.Options, error) {
 		return opt, usagef("--objective %q: want mean or rms", quote.Clip(v.obj))
 	}
 	switch {
-	case v.segments < 0 || v.segments > maxSegments:
-		return opt, usagef("--segments must be from 0 to %d, not %d", maxSegments, v.segments)
-	case v.segments == 0:
+	case v.clauses < 0 || v.clauses > maxClauses:
+		return opt, usagef("--clauses must be from 0 to %d, not %d", maxClauses, v.clauses)
+	case v.clauses == 0:
 		opt.Exact = true
 	default:
-		opt.Segments = v.segments
+		opt.Clauses = v.clauses
 	}
 	opt.AnyValues = !v.nice
 	opt.Budget = fit.Budget{RequestsPerItem: v.requests, Price: v.price, MaxAttempts: v.maxAttempts}
@@ -259,6 +261,22 @@ func parseAsksBy(s string) (int, time.Duration, error) {
 	return k, d, nil
 }
 
+// clausesRenamed is --clauses' old spelling: "segment" is a value of
+// --by's column, a clause a part of a schedule.
+var clausesRenamed = renamed{"", "segments", "clauses"}
+
+// useRenamed takes the old spellings of renamed flags given, warning on
+// stderr; cmd names the command in the warning.
+func (v *fitFlagValues) useRenamed(e *env, cmd string) error {
+	r := clausesRenamed
+	r.cmd = cmd
+	old, err := r.useOld(e, v.fs)
+	if old {
+		v.clauses = v.oldClauses
+	}
+	return err
+}
+
 // studyOptions are the flags as fit.StudyOptions.
 func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	o, err := v.options()
@@ -299,9 +317,9 @@ func (v *fitFlagValues) studyOptions(cmd string) (fit.StudyOptions, error) {
 	return so, nil
 }
 
-// maxSegments is the most clauses --segments takes: the quantiser's
+// maxClauses is the most clauses --clauses takes: the quantiser's
 // programme grows with them, and no one reads a schedule of more.
-const maxSegments = 12
+const maxClauses = 12
 
 // maxBootstrap is the most resamples --bootstrap takes.
 const maxBootstrap = 10000
@@ -318,6 +336,9 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
+		if err := v.useRenamed(e, "fit"); err != nil {
+			return err
+		}
 		if err := checkExploreFlag(*explore, *format, bf.by, v.model); err != nil {
 			return err
 		}

@@ -26,7 +26,7 @@ func init() {
   pollfit frontier --model 'lognormal(median=12s, sigma=0.5)' --from 2 --to 30 --steps 50 --csv > frontier.csv
 
 For each budget (mean requests per item) it prints the mean lag of the exact
-optimum, the best schedule of --segments nice clauses, a fixed interval,
+optimum, the best schedule of --clauses nice clauses, a fixed interval,
 exponential backoff (gaps doubling) and backoff with full jitter (each gap
 uniform below the doubled one, averaged over 100 seeded draws), each at the
 interval or base that spends the budget. Baselines are single points at
@@ -40,7 +40,7 @@ the report draws the fit's own frontier at 7 budgets log-even over
 1.5–40 requests per item plus the fit's own (see pollfit help report),
 and frontier --budgets at those budgets finds the same knee. --csv and
 --json give each fitted row its clauses: what its schedule counts
-against the --segments cap, by the rule of pollfit help fitting.
+against the --clauses cap, by the rule of pollfit help fitting.
 --count-asks-by, --bootstrap, --smooth and --family do not apply
 and are refused. A log is read as fit reads it: into a sketch in one
 pass, fitted from its bins, or from its item sample when it has signals
@@ -69,6 +69,9 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, false)
 	return func(e *env, args []string) error {
+		if err := v.useRenamed(e, "frontier"); err != nil {
+			return err
+		}
 		if err := checkPlots(*force, *plotPath); err != nil {
 			return err
 		}
@@ -80,8 +83,8 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 				return usagef("frontier: --%s does not apply (the frontier reports no asks-by counts, intervals, exact optimum or library fit): drop it", name)
 			}
 		}
-		if v.segments == 0 {
-			return usagef("frontier: --segments must be at least 1")
+		if v.clauses == 0 {
+			return usagef("frontier: --clauses must be at least 1")
 		}
 		bs, err := frontierBudgets(*budgets, *from, *to, *steps)
 		if err != nil {
@@ -118,7 +121,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			return fmt.Errorf("frontier: %w", err)
 		}
 		if *plotPath != "" {
-			if err := writePlot(*plotPath, *force, e.stdout, plot.FrontierOf(pts, plot.RowPoints(base), opt.Segments)); err != nil {
+			if err := writePlot(*plotPath, *force, e.stdout, plot.FrontierOf(pts, plot.RowPoints(base), opt.Clauses)); err != nil {
 				return err
 			}
 		}
@@ -128,7 +131,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		case *asCSV:
 			return writeFrontierCSV(e.stdout, pts, base)
 		}
-		writeFrontierText(e.stdout, pts, base, opt.Segments)
+		writeFrontierText(e.stdout, pts, base, opt.Clauses)
 		if opt.NoLimit != "" {
 			fmt.Fprintf(e.stdout, "\n%s\n", opt.NoLimit)
 		}
@@ -226,7 +229,7 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k i
 		}
 		return s + "\t"
 	}
-	fmt.Fprintf(tw, "req/item\t%sfitted (--segments %d)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", limitCol(fit.FrontierLimitLabel(pts)), k)
+	fmt.Fprintf(tw, "req/item\t%sfitted (--clauses %d)\tgain/req\tfixed\t(interval)\tbackoff\t(base)\tjitter\t(base)\t\n", limitCol(fit.FrontierLimitLabel(pts)), k)
 	var knee *fit.FrontierPoint
 	for i, p := range pts {
 		mark := ""

@@ -17,7 +17,7 @@ func TestFrontierClauses(t *testing.T) {
 	runJSON(t, &out, "frontier", "--json", "--budgets", "2,4,8,16", "../../testdata/payments.csv")
 	seen := 0
 	for _, r := range out.Points {
-		if r.Kind != "segments" || r.Schedule == "" {
+		if r.Kind != "fitted" || r.Schedule == "" {
 			continue
 		}
 		seen++

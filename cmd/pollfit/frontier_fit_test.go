@@ -33,11 +33,11 @@ func runJSON(t *testing.T, v any, args ...string) {
 	}
 }
 
-// fitted is the fitted ("segments") row of frontier rows at budget b.
+// fitted is the fitted row of frontier rows at budget b.
 func fitted(t *testing.T, rows []frontierRow, b float64) frontierRow {
 	t.Helper()
 	for _, r := range rows {
-		if r.Kind == "segments" && r.Requests != nil && math.Abs(*r.Requests-b) < 1e-9 {
+		if r.Kind == "fitted" && r.Requests != nil && math.Abs(*r.Requests-b) < 1e-9 {
 			return r
 		}
 	}
@@ -125,7 +125,7 @@ func TestOneKnee(t *testing.T) {
 	var rows []frontierRow
 	knee := -1
 	for _, r := range fr.Points {
-		if r.Kind == "segments" {
+		if r.Kind == "fitted" {
 			if r.Knee == 1 {
 				knee = len(rows)
 			}
@@ -167,7 +167,7 @@ func TestOneKnee(t *testing.T) {
 	runJSON(t, &fr, "frontier", "-q", "--json", "--budgets", strings.Join(budgets, ","), base, log)
 	want = math.NaN()
 	for _, r := range fr.Points {
-		if r.Kind == "segments" && r.Knee == 1 {
+		if r.Kind == "fitted" && r.Knee == 1 {
 			want = *r.Requests
 		}
 	}

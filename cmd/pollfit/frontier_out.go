@@ -9,11 +9,11 @@ import (
 )
 
 // frontierRow is one row of frontier --csv and --json: a point of a
-// curve at a budget (kind limit, segments, fixed, backoff or jitter), or
+// curve at a budget (kind limit, fitted, fixed, backoff or jitter), or
 // a baseline (kind baseline, with its name). A figure that does not
 // apply, or is undefined, is left out of the JSON and empty in the CSV.
 //
-//	kind                "limit" | "segments" | "fixed" | "backoff" | "jitter" | "baseline"
+//	kind                "limit" | "fitted" | "fixed" | "backoff" | "jitter" | "baseline"
 //	name                the baseline's name, or the limit's label (fit.LimitLabel, as fit's table names it)
 //	requests_per_item   the budget (a baseline's held-out cost)
 //	mean_lag_s          mean lag on the held-out items
@@ -21,9 +21,9 @@ import (
 //	param_s             the fixed interval, or backoff's base
 //	schedule            the fitted schedule, or the baseline's
 //	stuck_asks          the asks to an item that never answers
-//	gain_s_per_request  mean lag saved per extra request, segments only
+//	gain_s_per_request  mean lag saved per extra request, fitted only
 //	knee                1 at the frontier's knee
-//	clauses             what the fitted schedule counts against the clause cap (--segments), segments only
+//	clauses             what the fitted schedule counts against the clause cap (--clauses), fitted only
 type frontierRow struct {
 	Kind     string   `json:"kind"`
 	Name     string   `json:"name,omitempty"`
@@ -52,7 +52,7 @@ func frontierRows(pts []fit.FrontierPoint, base []fit.Row) []frontierRow {
 		}
 		rows = append(rows,
 			frontierRow{Kind: "limit", Name: p.LimitName, Requests: b, MeanLag: n(p.Limit.Lag.Mean), P95Lag: n(p.Limit.Lag.P95)},
-			frontierRow{Kind: "segments", Requests: b, MeanLag: n(p.Fitted.Lag.Mean), P95Lag: n(p.Fitted.Lag.P95),
+			frontierRow{Kind: "fitted", Requests: b, MeanLag: n(p.Fitted.Lag.Mean), P95Lag: n(p.Fitted.Lag.P95),
 				Schedule: p.Schedule, Stuck: asks(p.Fitted), Gain: n(p.Gain), Knee: knee, Clauses: p.Clauses},
 			frontierRow{Kind: "fixed", Requests: b, MeanLag: n(p.Fixed.Lag.Mean), P95Lag: n(p.Fixed.Lag.P95),
 				Param: n(p.FixedInterval), Stuck: asks(p.Fixed)},

@@ -46,7 +46,7 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 			fmt.Fprintln(e.stdout)
 		}
 		fmt.Fprintf(e.stdout, "%s %s (%s of items):\n", by, segmentName(s.Value), share(sh))
-		writeFrontierText(e.stdout, pts, base, opt.Segments)
+		writeFrontierText(e.stdout, pts, base, opt.Clauses)
 	}
 	if !asJSON {
 		return nil

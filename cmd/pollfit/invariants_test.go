@@ -116,7 +116,7 @@ func textKnee(text string) string {
 // jsonKnee is frontier --json's knee, "none" without one.
 func jsonKnee(t *testing.T, js string) string {
 	for _, r := range frontierJSONRows(t, js) {
-		if r.Kind == "segments" && r.Knee == 1 && r.Requests != nil {
+		if r.Kind == "fitted" && r.Knee == 1 && r.Requests != nil {
 			return strconv.FormatFloat(*r.Requests, 'g', 3, 64)
 		}
 	}
@@ -158,7 +158,7 @@ func TestInvariantsFrontierIsFit(t *testing.T) {
 		}
 		got, lag := "no fitted row", -1.0
 		for _, r := range frontierJSONRows(t, pollfitOut(t, append([]string{"frontier", "--json", "--budgets", budget}, flags...)...)) {
-			if r.Kind == "segments" && r.MeanLag != nil {
+			if r.Kind == "fitted" && r.MeanLag != nil {
 				got, lag = r.Schedule, *r.MeanLag
 			}
 		}

@@ -114,7 +114,7 @@ func TestCommandPlots(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The fitted curve is labelled with the clauses asked for
-	// (frontier --segments 6), not a fixed 4.
+	// (frontier --clauses 6), not a fixed 4.
 	got = names(plot.FrontierOf(fr, plot.RowPoints([]fit.Row{st.Fitted}), 6))
 	if len(got) < 3 || got[0] != fit.FrontierLimitLabel(fr)+", in hindsight" || got[1] != "fitted, 6 clauses" || !slices.Contains(got, "fitted") {
 		t.Errorf("frontier plot series %q", got)

@@ -65,6 +65,9 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	rf.iv = addIntervalReadFlags(fs)
 	bf := addByFlag(fs, true)
 	return func(e *env, args []string) error {
+		if err := ff.useRenamed(e, "report"); err != nil {
+			return err
+		}
 		if ff.model != "" {
 			return usagef("report: --model: the report needs logs")
 		}
@@ -88,7 +91,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Version: version(), Shapes: shapeLines(rep.res), Clauses: rep.opt.Segments}
+		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Version: version(), Shapes: shapeLines(rep.res), Clauses: rep.opt.Clauses}
 		if opt.Title == "" {
 			opt.Title = "pollfit report: " + strings.Join(args, ", ")
 		}

@@ -47,7 +47,7 @@ func (s *smoothFlag) Type() string { return "bool" }
 
 // addSmoothFlag registers --smooth on fs.
 func addSmoothFlag(fs *pflag.FlagSet, s *smoothFlag) {
-	fs.Var(s, "smooth", "fit the exact optimum (and --segments 0) to the smoothed density of a log, not its items, which it would overfit, "+
+	fs.Var(s, "smooth", "fit the exact optimum (and --clauses 0) to the smoothed density of a log, not its items, which it would overfit, "+
 		"with the kernel bandwidth chosen by cross-validation on the fitting items at the budget; --smooth=H smooths with bandwidth H "+
 		"(the kernel's standard deviation on the log-age axis, as estimate --json's bandwidth_log); false fits the raw items")
 	fs.Lookup("smooth").NoOptDefVal = "true"

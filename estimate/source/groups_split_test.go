@@ -79,7 +79,7 @@ func TestGroupsSplitAsWithout(t *testing.T) {
 	}
 	var so fit.SegmentOptions
 	so.Budget.RequestsPerItem, so.Holdout, so.Seed, so.NoLimit = 8, 0.3, 1, "the test counts items"
-	so.Segments, so.PerSegment = 2, true // the items fitted on are what counts here
+	so.Clauses, so.PerSegment = 2, true // the items fitted on are what counts here
 	res, err := fit.StudySegments(context.Background(), in.Groups, so)
 	if err != nil {
 		t.Fatal(err)
