@@ -94,7 +94,7 @@ func legendSwatches(svg string, h float64) []box {
 // layoutProblems lists, for every picture of a rendered report, texts
 // that overlap one another or a legend swatch or run past the picture's
 // edge, and every table wider than the page's text column at a 1280 px
-// window, 928 px (62rem less 2rem padding a side, at 16 px), with cells
+// window, 992 px (66rem less 2rem padding a side, at 16 px), with cells
 // of 0.9rem text padded 0.35rem a side.
 func layoutProblems(raw, id string) []string {
 	var out []string
@@ -127,7 +127,7 @@ func layoutProblems(raw, id string) []string {
 // widest cell that may not wrap (white-space: nowrap), or its longest
 // word where it may (the headers and schedules).
 func tableProblems(raw, id string) []string {
-	const column, em = 928.0, 16 * 0.9
+	const column, em = 992.0, 16 * 0.9
 	d, err := xhtml.Parse(strings.NewReader(raw))
 	if err != nil {
 		return []string{err.Error()}

@@ -12,7 +12,7 @@ var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <style>
 :root { color-scheme: light; --fg: #1d1d1f; --muted: #5f6368; --line: #d9d9de; --accent: #0072b2; --warn: #fff4e5; }
 * { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 62rem; padding: 1rem clamp(0.6rem, 3vw, 2rem) 3rem;
+body { margin: 0 auto; max-width: 66rem; padding: 1rem clamp(0.6rem, 3vw, 2rem) 3rem;
   font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: #fff; }
 h1 { font-size: 1.6rem; margin: 0.4rem 0 0.2rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin: 2rem 0 0.4rem; border-bottom: 1px solid var(--line); padding-bottom: 0.2rem; }
