@@ -70,18 +70,34 @@ func (rp *replayed) measure(weights []float64) (mean, p95, perItem float64) {
 // wall-clock aligned asks included). Like Replay it refuses items
 // without a creation time under a schedule with aligned asks.
 func Lags(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) ([]float64, error) {
+	lags, _, err := SampleLags(s, ItemSample(items), horizon)
+	return lags, err
+}
+
+// SampleLags is Lags for a sample: the lags of the items of smp that s
+// sees by horizon and their weights (nil for an unweighted sample), in
+// the items' order; items of weight 0 are left out. On a sketch's bins
+// the lags are each bin's and the weights its count, so that the lag
+// distribution is drawn from the bins.
+func SampleLags(s *schedule.Schedule, smp Sample, horizon time.Duration) (lags, weights []float64, err error) {
 	if err := s.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := checkCreated(s, items, "lags"); err != nil {
-		return nil, err
+	if err := checkCreated(s, smp.Items, "lags"); err != nil {
+		return nil, nil, err
 	}
 	r := newReplayer(s)
-	var lags []float64
-	for _, it := range items {
+	for i, it := range smp.Items {
+		w := smp.Weight(i)
+		if w == 0 {
+			continue
+		}
 		if o := replayOne(r, it, horizon); o.seen {
 			lags = append(lags, o.lag)
+			if smp.Weighted() {
+				weights = append(weights, w)
+			}
 		}
 	}
-	return lags, nil
+	return lags, weights, nil
 }

@@ -32,14 +32,14 @@ func percentileCurve(l fit.LagStats) (x, y []float64) {
 
 // lagCurves are the lag distributions of the replayed schedules ms
 // (ms[i] replays scheds[i] on smp), for Lags: the ECDF of each
-// schedule's lags, or its replayed percentiles when ItemLags cannot say
-// (aligned asks on items without creation times, or a weighted sample,
-// whose items are histogram bins).
+// schedule's lags (weighted by each item's weight: a sketch's bins
+// count their items), or its replayed percentiles when the items cannot
+// say (aligned asks on items without creation times).
 func lagCurves(ms []fit.Metrics, scheds []*schedule.Schedule, smp fit.Sample) []Curve {
 	var cs []Curve
 	for i, m := range ms {
-		if lags, ok := ItemLags(scheds[i], smp.Items, m.Horizon); ok && !smp.Weighted() {
-			x, y := ECDF(lags)
+		if lags, ws, err := fit.SampleLags(scheds[i], smp, m.Horizon); err == nil && len(lags) > 0 {
+			x, y := WeightedECDF(lags, ws)
 			cs = append(cs, Curve{Name: withCost(m.Name, m.RequestsPerItem), X: x, Y: y, Steps: true})
 			continue
 		}

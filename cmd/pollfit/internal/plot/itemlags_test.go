@@ -102,3 +102,30 @@ func mustParse(t *testing.T, src string) *schedule.Schedule {
 	}
 	return s
 }
+
+// TestLagCurvesFromBins: on a weighted sample (a sketch's bins) the lag
+// picture is each bin's lag stepping up by its count's share, worked by
+// hand, not the five replayed percentiles it was.
+func TestLagCurvesFromBins(t *testing.T) {
+	s := mustParse(t, "at 0s 10s 20s")
+	smp := fit.Sample{Items: []estimate.Item{
+		{Age: 5, Status: estimate.Settled},  // seen at 10: lag 5, weight 3
+		{Age: 12, Status: estimate.Failed},  // seen at 20: lag 8, weight 1
+		{Age: 9, Status: estimate.Settled},  // seen at 10: lag 1, weight 0 (left out)
+		{Age: 25, Status: estimate.Settled}, // missed
+		{Age: 18, Status: estimate.Settled}, // seen at 20: lag 2, weight 4
+	}, Weights: []float64{3, 1, 0, 2, 4}}
+	m, err := fit.ReplaySample(s, smp, fit.ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := lagCurves([]fit.Metrics{m}, []*schedule.Schedule{s}, smp)
+	// Lags 2 (4), 5 (3), 8 (1) of 8 detected: 0.5, 0.875, 1.
+	if len(cs) != 1 || !cs[0].Steps || !slices.Equal(cs[0].X, []float64{2, 5, 8}) || !slices.Equal(cs[0].Y, []float64{0.5, 0.875, 1}) {
+		t.Errorf("curves %+v, want steps at 2, 5, 8 to 0.5, 0.875, 1", cs)
+	}
+	x, y := WeightedECDF([]float64{3, 1, 3, math.NaN()}, []float64{1, 2, 1, 5})
+	if !slices.Equal(x, []float64{1, 3}) || !slices.Equal(y, []float64{0.5, 1}) {
+		t.Errorf("WeightedECDF: %v %v, want [1 3] [0.5 1]", x, y)
+	}
+}

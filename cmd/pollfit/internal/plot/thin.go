@@ -90,6 +90,34 @@ func ECDF(samples []float64) (x, y []float64) {
 	return x, y
 }
 
+// WeightedECDF is ECDF with a weight per sample (ws nil: each weighs
+// 1): at each distinct finite value, the share of the total weight at
+// or below it.
+func WeightedECDF(samples, ws []float64) (x, y []float64) {
+	if ws == nil {
+		return ECDF(samples)
+	}
+	type sw struct{ v, w float64 }
+	s := make([]sw, 0, len(samples))
+	var total float64
+	for i, v := range samples {
+		if finite(v) && ws[i] > 0 {
+			s = append(s, sw{v, ws[i]})
+			total += ws[i]
+		}
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i].v < s[j].v })
+	var cum float64
+	for i, p := range s {
+		cum += p.w
+		if i+1 < len(s) && s[i+1].v == p.v {
+			continue
+		}
+		x, y = append(x, p.v), append(y, cum/total)
+	}
+	return x, y
+}
+
 // xRange returns the smallest and largest of the finite values of xs
 // (positive ones only if pos), or NaNs when there are none.
 func xRange(pos bool, xss ...[]float64) (lo, hi float64) {
