@@ -1,17 +1,23 @@
 package plot
 
 import (
+	"fmt"
 	"image/color"
 	"sort"
+	"strings"
 
+	"github.com/pollfit/pollfit/fit/schedule"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 )
 
 // Marks are ages, in seconds, to mark on a log-time axis.
 type Marks struct {
-	// Deadlines are sharp spikes (timeouts), drawn as dashed rules.
-	Deadlines []float64
+	// Deadlines are sharp spikes (timeouts), drawn as dashed rules, and
+	// Shares the share of all items each holds (nil: not said), which
+	// the legend gives: a spike is a point mass the smooth curve cannot
+	// show.
+	Deadlines, Shares []float64
 	// Period is the batch interval, drawn as a dotted rule; 0 for none.
 	Period float64
 }
@@ -19,13 +25,30 @@ type Marks struct {
 func (f *Figure) addMarks(m Marks) {
 	if len(m.Deadlines) > 0 {
 		ls := lineStyle(1, 1, true)
-		f.addRules("deadline", m.Deadlines, ls, true)
+		f.addRules(deadlineLabel(m), m.Deadlines, ls, true)
 	}
 	if m.Period > 0 {
 		ls := lineStyle(3, 1, true)
 		ls.Dashes = dots
 		f.addRules("batch period", []float64{m.Period}, ls, true)
 	}
+}
+
+// deadlineLabel is the deadlines' legend entry: "deadline", with each
+// one's age and share when known ("deadline 1m: 25.9% of items").
+func deadlineLabel(m Marks) string {
+	if len(m.Shares) != len(m.Deadlines) {
+		return "deadline"
+	}
+	parts := make([]string, len(m.Deadlines))
+	for i, age := range m.Deadlines {
+		parts[i] = fmt.Sprintf("%s: %.1f%%", schedule.FormatAge(age), 100*m.Shares[i])
+	}
+	name := "deadline "
+	if len(parts) > 1 {
+		name = "deadlines "
+	}
+	return name + strings.Join(parts, ", ") + " of items"
 }
 
 // Density draws a settle-time density on a log-time axis: ages t in

@@ -258,3 +258,20 @@ func BenchmarkSurvivalSVG(b *testing.B) {
 		b.ReportMetric(float64(len(svg)), "bytes")
 	}
 }
+
+// TestDeadlineLabel: the legend gives each deadline's age and share, a
+// point mass the smooth density cannot show.
+func TestDeadlineLabel(t *testing.T) {
+	for _, c := range []struct {
+		m    Marks
+		want string
+	}{
+		{Marks{Deadlines: []float64{60}}, "deadline"},
+		{Marks{Deadlines: []float64{60}, Shares: []float64{0.259}}, "deadline 1m: 25.9% of items"},
+		{Marks{Deadlines: []float64{30, 90.5}, Shares: []float64{0.031, 0.2}}, "deadlines 30s: 3.1%, 90.5s: 20.0% of items"},
+	} {
+		if got := deadlineLabel(c.m); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.m, got, c.want)
+		}
+	}
+}

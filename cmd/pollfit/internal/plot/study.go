@@ -20,7 +20,7 @@ func MarksOf(d *estimate.Dist, p *estimate.Period) Marks {
 	var m Marks
 	if d != nil {
 		for _, a := range d.Atoms() {
-			m.Deadlines = append(m.Deadlines, a.Age)
+			m.Deadlines, m.Shares = append(m.Deadlines, a.Age), append(m.Shares, a.Share)
 		}
 	}
 	if p != nil {
