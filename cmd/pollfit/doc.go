@@ -396,7 +396,7 @@
 // the frontier's knee (shown, not shipped: give its budget as
 // --requests-per-item to ship it); every figure there is fit --json's, which a
 // test checks. Then the pictures: the density and survival on a log-time axis
-// with deadlines and the batch period marked, the hazard with the optimal rate
+// with deadlines and their shares marked, the hazard with the optimal rate
 // and the fitted asks, the lag distribution of every schedule, thirty held-out
 // items one by one under today's schedule and the fitted one (the seed post's
 // picture: a ring where the answer landed, a dot at each ask, the lag as a

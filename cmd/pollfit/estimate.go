@@ -29,7 +29,7 @@ Quantiles and survival are Kaplan–Meier estimates, so pending items count
 as censored rather than being dropped; a quantile the data do not reach
 is shown as "not reached". --grid writes the smoothed density f, survival
 S and hazard f/S on a log-spaced age grid (see package estimate); --plot
-draws the density with deadlines and the batch period marked. --by COLUMN
+draws the density with deadlines and their shares marked. --by COLUMN
 prints one summary per value of a categorical column (at most 64 values).
 
 A poller's own log (one row per ask: id, created_at, asked_at, status;
@@ -115,7 +115,7 @@ by Turnbull's NPMLE; metrics count only answers, so --pending N or
 					}
 				}
 				if *plotPath != "" {
-					if err := writePlot(*plotPath, *force, e.stdout, estimatePlot(acc, sum.dist)); err != nil {
+					if err := writePlot(*plotPath, *force, e.stdout, estimatePlot(sum.dist)); err != nil {
 						return err
 					}
 				}

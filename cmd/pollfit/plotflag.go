@@ -64,9 +64,9 @@ func checkPlots(force bool, paths ...string) error {
 // values by the same functions as the report's.
 
 // estimatePlot is estimate --plot: the smoothed density on a log-time
-// axis, deadlines and the batch period marked.
-func estimatePlot(acc *estimate.Accumulator, d *estimate.Dist) *plot.Figure {
-	return plot.DensityOf(d, estimate.Periodicity(acc, estimate.PeriodOptions{}))
+// axis, deadlines marked.
+func estimatePlot(d *estimate.Dist) *plot.Figure {
+	return plot.DensityOf(d)
 }
 
 // evalPlot is eval --plot: the lag distribution of each replayed

@@ -62,7 +62,7 @@ func TestCommandPlots(t *testing.T) {
 		}
 		return s
 	}
-	if got := names(estimatePlot(&acc, d)); len(got) == 0 || got[0] != "smoothed density" {
+	if got := names(estimatePlot(d)); len(got) == 0 || got[0] != "smoothed density" {
 		t.Errorf("estimate plot series %q", got)
 	}
 	named, err := parseSpecs([]string{"a=1s", "b=2s, reset on signal"})

@@ -18,19 +18,12 @@ type Marks struct {
 	// the legend gives: a spike is a point mass the smooth curve cannot
 	// show.
 	Deadlines, Shares []float64
-	// Period is the batch interval, drawn as a dotted rule; 0 for none.
-	Period float64
 }
 
 func (f *Figure) addMarks(m Marks) {
 	if len(m.Deadlines) > 0 {
 		ls := lineStyle(1, 1, true)
 		f.addRules(deadlineLabel(m), m.Deadlines, ls, true)
-	}
-	if m.Period > 0 {
-		ls := lineStyle(3, 1, true)
-		ls.Dashes = dots
-		f.addRules("batch period", []float64{m.Period}, ls, true)
 	}
 }
 
@@ -138,7 +131,7 @@ func censorMarks(kmT, kmS, censored []float64, lo, hi float64) plotter.XYs {
 }
 
 func withMarks(lo, hi float64, m Marks) (float64, float64) {
-	lo2, hi2 := xRange(true, m.Deadlines, []float64{m.Period})
+	lo2, hi2 := xRange(true, m.Deadlines)
 	if finite(lo2) {
 		if !(lo > 0) || lo2 < lo {
 			lo = lo2

@@ -79,9 +79,9 @@ func logNormal(n int) (t, f, S, h []float64) {
 
 func TestDensity(t *testing.T) {
 	tt, f, _, _ := logNormal(200)
-	fig := Density(tt, f, Marks{Deadlines: []float64{60}, Period: 300})
+	fig := Density(tt, f, Marks{Deadlines: []float64{60, 300}})
 	info := checkFigure(t, fig, "density")
-	want := []Series{{"smoothed density", Line, 200}, {"deadline", Rules, 1}, {"batch period", Rules, 1}}
+	want := []Series{{"smoothed density", Line, 200}, {"deadline", Rules, 2}}
 	if !slices.Equal(fig.Series, want) {
 		t.Errorf("series %v, want %v", fig.Series, want)
 	}

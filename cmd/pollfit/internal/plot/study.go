@@ -14,31 +14,29 @@ import (
 // domain values behind it; pollfit's --plot and its HTML report call
 // the same one, so a picture is built in one place.
 
-// MarksOf are the deadlines of d (its atoms) and the batch period p
-// (nil for none).
-func MarksOf(d *estimate.Dist, p *estimate.Period) Marks {
+// MarksOf are the deadlines of d (its atoms) with their shares. A batch
+// period is not an age, so the age axis does not mark it: PhaseOf draws
+// it.
+func MarksOf(d *estimate.Dist) Marks {
 	var m Marks
 	if d != nil {
 		for _, a := range d.Atoms() {
 			m.Deadlines, m.Shares = append(m.Deadlines, a.Age), append(m.Shares, a.Share)
 		}
 	}
-	if p != nil {
-		m.Period = p.Period
-	}
 	return m
 }
 
-// DensityOf draws the smoothed density d with its deadlines and the
-// batch period p marked (estimate --plot, the report).
-func DensityOf(d *estimate.Dist, p *estimate.Period) *Figure {
+// DensityOf draws the smoothed density d with its deadlines marked
+// (estimate --plot, the report).
+func DensityOf(d *estimate.Dist) *Figure {
 	t, f, _, _ := d.Grid()
-	return Density(t, f, MarksOf(d, p))
+	return Density(t, f, MarksOf(d))
 }
 
 // SurvivalOf draws the Kaplan–Meier estimate km with a mark at each
 // censoring age and the smooth survival of d.
-func SurvivalOf(km *estimate.Survival, d *estimate.Dist, p *estimate.Period) *Figure {
+func SurvivalOf(km *estimate.Survival, d *estimate.Dist) *Figure {
 	var cens []float64
 	for i, c := range km.Censored {
 		if c > 0 {
@@ -46,7 +44,7 @@ func SurvivalOf(km *estimate.Survival, d *estimate.Dist, p *estimate.Period) *Fi
 		}
 	}
 	t, _, S, _ := d.Grid()
-	return Survival(km.Time, km.Surv, cens, t, S, MarksOf(d, p))
+	return Survival(km.Time, km.Surv, cens, t, S, MarksOf(d))
 }
 
 // HazardOf draws the hazard of the study's distribution (the model, or

@@ -31,8 +31,6 @@ func Palette(i int) color.Color {
 // without it replace by their own sans-serif.
 const sans = "Sans"
 
-var dots = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
-
 var (
 	grey     = color.RGBA{90, 90, 90, 255}
 	gridGrey = color.RGBA{225, 225, 225, 255}
