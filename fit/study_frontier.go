@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/pollfit/pollfit/estimate"
 	"math"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 

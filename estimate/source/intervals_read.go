@@ -95,14 +95,25 @@ type Intervals struct {
 // is one that cannot be read, for Read to say why), one metric file, or
 // a CSV poller log of either form, by its header.
 func IntervalInput(paths []string, opt IntervalOptions) IntervalKind {
+	k := opt.kindOf(paths)
+	if k == IntervalSketch {
+		if s, err := readSketchFilesMerged(paths); err != nil || !s.HasIntervals() {
+			return NotIntervals
+		}
+	}
+	return k
+}
+
+// kindOf is the kind of input paths are by their names and a poller
+// log's header: IntervalSketch for any sketch files, without reading
+// them to see whether they have an interval part.
+func (o IntervalOptions) kindOf(paths []string) IntervalKind {
 	switch {
 	case sketchInput(paths):
-		if s, err := readSketchFilesMerged(paths); err == nil && s.HasIntervals() {
-			return IntervalSketch
-		}
+		return IntervalSketch
 	case len(paths) == 1 && logs.IsMetric(paths[0]):
 		return MetricFile
-	case logs.IsPollerLog(paths, opt.pollerOptions()):
+	case logs.IsPollerLog(paths, o.pollerOptions()):
 		return PollerLog
 	}
 	return NotIntervals
@@ -130,18 +141,20 @@ func ReadIntervals(ctx context.Context, paths []string, opt IntervalOptions) (*I
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", names(paths), err)
 	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("read: no input given: give a poller log, a metric file or a sketch with an interval part")
+	}
 	var in *Intervals
 	var err error
-	switch {
-	case len(paths) == 0:
-		return nil, fmt.Errorf("read: no input given: give a poller log, a metric file or a sketch with an interval part")
-	case sketchInput(paths) && opt.Sketch:
-		return nil, fmt.Errorf("read %s: sketch files merge as they are: read them with Read and Options.Sketch", names(paths))
-	case sketchInput(paths):
+	switch opt.kindOf(paths) {
+	case IntervalSketch:
+		if opt.Sketch {
+			return nil, fmt.Errorf("read %s: sketch files merge as they are: read them with Read and Options.Sketch", names(paths))
+		}
 		in, err = readIntervalSketch(paths)
-	case len(paths) == 1 && logs.IsMetric(paths[0]):
+	case MetricFile:
 		in, err = opt.readMetric(paths[0])
-	case logs.IsPollerLog(paths, opt.pollerOptions()):
+	case PollerLog:
 		in, err = opt.readPoller(paths)
 	default:
 		return nil, fmt.Errorf("read %s: not interval-censored input: give a poller log, a metric file or a sketch with an interval part, or read it with Read", names(paths))
