@@ -174,8 +174,8 @@ func (o IntervalOptions) check() error {
 		return &OptionError{Field: "Pending", Value: fmt.Sprint(o.Pending), Want: "a count >= 0"}
 	case !(o.Never >= 0 && o.Never < 1):
 		return &OptionError{Field: "Never", Value: fmt.Sprint(o.Never), Want: "a share in [0, 1)"}
-	case o.Sketch && !(o.Holdout >= 0 && o.Holdout < 1):
-		return &OptionError{Field: "Holdout", Value: fmt.Sprint(o.Holdout), Want: "a share in [0, 1)"}
+	case o.Sketch:
+		return holdoutError(o.Holdout)
 	}
 	return nil
 }

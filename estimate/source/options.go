@@ -102,11 +102,21 @@ func (o Options) sampleRows() int {
 	return estimate.DefaultSample
 }
 
+// holdoutError refuses a hold-out share outside [0, 1), the one rule
+// of Options.Holdout and IntervalOptions.Holdout (nil when it keeps it).
+func holdoutError(h float64) error {
+	if !(h >= 0 && h < 1) {
+		return &OptionError{Field: "Holdout", Value: fmt.Sprint(h), Want: "a share in [0, 1)"}
+	}
+	return nil
+}
+
 // check refuses options that do not go together.
 func (o Options) check() error {
+	if err := holdoutError(o.Holdout); err != nil {
+		return err
+	}
 	switch {
-	case !(o.Holdout >= 0 && o.Holdout < 1):
-		return &OptionError{Field: "Holdout", Value: fmt.Sprint(o.Holdout), Want: "a share in [0, 1)"}
 	case o.Log.Histogram && o.Log.By != "":
 		return &OptionError{Field: "Log.By", Value: o.Log.By, Want: "no group column with Log.Histogram: a histogram has none"}
 	case o.StreamBy != nil && o.Log.By == "":
