@@ -34,8 +34,8 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 // are the 95% intervals, [low, high].
 func (r Row) MarshalJSON() ([]byte, error) { return json.Marshal(r.JSON()) }
 
-// json is the interval as a JSON pair, nulls where undefined.
-func (c Interval) json() *[2]*float64 { return &[2]*float64{JSONNumber(c[0]), JSONNumber(c[1])} }
+// JSON is the interval as a JSON pair, nulls where undefined.
+func (c Interval) JSON() *[2]*float64 { return &[2]*float64{JSONNumber(c[0]), JSONNumber(c[1])} }
 
 // RowJSON is a schedule replayed on items as JSON, the shape pollfit
 // eval --json writes a schedule (Metrics.JSON and Row.JSON make it;
@@ -89,7 +89,7 @@ func (m Metrics) JSON() RowJSON { return m.jsonValue(nil, nil) }
 func (r Row) JSON() RowJSON {
 	v := r.Metrics.jsonValue(JSONNumber(r.Stuck), JSONNumber(r.MissedShare))
 	if r.LagCI != (Interval{}) {
-		v.LagCI, v.P95CI, v.RequestsCI = r.LagCI.json(), r.P95CI.json(), r.RequestsCI.json()
+		v.LagCI, v.P95CI, v.RequestsCI = r.LagCI.JSON(), r.P95CI.JSON(), r.RequestsCI.JSON()
 	}
 	return v
 }

@@ -64,7 +64,7 @@ func newComparison(c fit.Comparison, res *fit.StudyResult) Comparison {
 		out.Bracket = rows(c.Bracket)
 	}
 	if res.Bootstrap > 0 {
-		out.ChangeCI = interval(c.ChangeCI)
+		out.ChangeCI = c.ChangeCI.JSON()
 	}
 	if c.SameLag != nil {
 		out.SameLag = &SameLag{schedule.Format(c.SameLagSchedule), NewRow(*c.SameLag), fit.JSONNumber(c.Saving)}
@@ -82,14 +82,9 @@ func NewDecision(d *fit.Decision) *Decision {
 		if math.IsNaN(c[0]) {
 			return nil
 		}
-		return interval(c)
+		return c.JSON()
 	}
 	return &Decision{d.Against, fit.JSONNumber(d.RequestsChange), ci(d.RequestsCI), fit.JSONNumber(d.LagChange), ci(d.LagCI), d.String()}
-}
-
-// interval is c as a JSON pair, nulls where undefined.
-func interval(c fit.Interval) *[2]*float64 {
-	return &[2]*float64{fit.JSONNumber(c[0]), fit.JSONNumber(c[1])}
 }
 
 // NewBudget is the budget b of objective obj; from names the baseline
