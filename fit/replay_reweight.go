@@ -65,20 +65,20 @@ func (rp *replayed) measure(weights []float64) (mean, p95, perItem float64) {
 	return sum / seen, p95, perItem
 }
 
-// Lags are the lags in seconds of the items that s sees by horizon, in
-// the items' order, as Replay counts them (reset on signal and
-// wall-clock aligned asks included). Like Replay it refuses items
-// without a creation time under a schedule with aligned asks.
+// Lags is SampleLags of the items, unweighted: the lags in seconds of
+// the items that s sees by horizon, in the items' order.
 func Lags(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) ([]float64, error) {
 	lags, _, err := SampleLags(s, ItemSample(items), horizon)
 	return lags, err
 }
 
-// SampleLags is Lags for a sample: the lags of the items of smp that s
-// sees by horizon and their weights (nil for an unweighted sample), in
-// the items' order; items of weight 0 are left out. On a sketch's bins
-// the lags are each bin's and the weights its count, so that the lag
-// distribution is drawn from the bins.
+// SampleLags are the lags in seconds of the items of smp that s sees by
+// horizon, as Replay counts them (reset on signal and wall-clock aligned
+// asks included), and their weights (nil for an unweighted sample), in
+// the items' order; items of weight 0 are left out. Like Replay it
+// refuses items without a creation time under a schedule with aligned
+// asks. On a sketch's bins the lags are each bin's and the weights its
+// count, so that the lag distribution is drawn from the bins.
 func SampleLags(s *schedule.Schedule, smp Sample, horizon time.Duration) (lags, weights []float64, err error) {
 	if err := s.Validate(); err != nil {
 		return nil, nil, err

@@ -3,21 +3,10 @@ package plot
 import (
 	"fmt"
 	"math"
-	"time"
 
-	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
-
-// ItemLags returns the lag in seconds of each item of items that
-// schedule s detects within horizon, as fit.Replay counts them (fit.Lags).
-// It returns ok false when s has aligned asks and an item has no
-// creation time.
-func ItemLags(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) (lags []float64, ok bool) {
-	lags, err := fit.Lags(s, items, horizon)
-	return lags, err == nil
-}
 
 // percentileCurve is the lag distribution known only by its replayed
 // percentiles: (lag, share) pairs.

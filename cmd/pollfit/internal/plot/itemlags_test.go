@@ -13,6 +13,13 @@ import (
 	"github.com/pollfit/pollfit/internal/loggen"
 )
 
+// itemLags is the lags that lagCurves draws for unweighted items
+// (fit.SampleLags); ok is false where it cannot say.
+func itemLags(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) ([]float64, bool) {
+	lags, _, err := fit.SampleLags(s, fit.ItemSample(items), horizon)
+	return lags, err == nil
+}
+
 func TestItemLagsByHand(t *testing.T) {
 	s := mustParse(t, "at 0s 10s 20s")
 	its := []estimate.Item{
@@ -21,12 +28,12 @@ func TestItemLagsByHand(t *testing.T) {
 		{Age: 25, Status: estimate.Settled}, // missed
 		{Age: 3, Status: estimate.Pending},  // no lag
 	}
-	lags, ok := ItemLags(s, its, 20*time.Second)
+	lags, ok := itemLags(s, its, 20*time.Second)
 	if !ok || !slices.Equal(lags, []float64{5, 0}) {
 		t.Errorf("lags %v %v, want [5 0]", lags, ok)
 	}
 	// A horizon before the ask at 10 s misses both.
-	if lags, _ := ItemLags(s, its, 9*time.Second); len(lags) != 0 {
+	if lags, _ := itemLags(s, its, 9*time.Second); len(lags) != 0 {
 		t.Errorf("lags %v within 9s, want none", lags)
 	}
 	// A signal at 7 s restarts "at 0s 10s 20s" there: asks at 7, 17, 27.
@@ -34,12 +41,12 @@ func TestItemLagsByHand(t *testing.T) {
 	// the ask at the signal come by then), the one at 10 s at 17 s.
 	sig := append([]estimate.Item(nil), its...)
 	sig[0], sig[1] = sig[0].WithSignal(7), sig[1].WithSignal(7)
-	lags, ok = ItemLags(mustParse(t, "at 0s 10s 20s, reset on signal"), sig, 30*time.Second)
+	lags, ok = itemLags(mustParse(t, "at 0s 10s 20s, reset on signal"), sig, 30*time.Second)
 	if !ok || !slices.Equal(lags, []float64{2, 7}) {
 		t.Errorf("lags with a signal %v %v, want [2 7]", lags, ok)
 	}
 	// Aligned asks need creation times.
-	if _, ok := ItemLags(mustParse(t, "1s, every 1m at +1s"), its, time.Minute); ok {
+	if _, ok := itemLags(mustParse(t, "1s, every 1m at +1s"), its, time.Minute); ok {
 		t.Error("aligned asks without creation times: ok")
 	}
 }
@@ -64,7 +71,7 @@ func TestItemLagsMatchReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lags, ok := ItemLags(s, its, m.Horizon)
+		lags, ok := itemLags(s, its, m.Horizon)
 		if !ok || float64(len(lags)) != m.Detected {
 			t.Errorf("%s: %d lags, replay detected %.0f", src, len(lags), m.Detected)
 			continue
