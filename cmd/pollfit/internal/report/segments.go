@@ -111,16 +111,14 @@ func segmentsLead(f figs, j *fitjson.Segments) Sentence {
 // segmentingSentence compares the segments' schedules with the one
 // schedule, as fit --by's last line does.
 func segmentingSentence(f figs, j *fitjson.Segments, s *fit.SegmentStudy) Sentence {
-	chp := plain(fit.FormatChange(s.Change())) // not finite: "no comparable"
+	// The changes as fit words them (the requests' too where the two
+	// spend apart), the way the comparison with a baseline shows its own.
+	chp := plain(s.Changes()) // not finite: "no comparable mean lag"
 	if j.Change != nil {
 		chp = f.at(&j.Change, *j.Change, chp.Text)
 	}
-	lead := plain("Segmenting: ")
-	if !s.SameCost() { // as s.Changes() words it
-		lead = plain("Segmenting: " + fit.FormatRequestsChange(s.RequestsChange(), fit.Interval{math.NaN(), math.NaN()}) + " and ")
-	}
 	t, o := &j.Total, &j.Shared.Row
-	return Sentence{lead, chp, plain(" mean lag at the same budget ("),
+	return Sentence{plain("Segmenting: "), chp, plain(" at the same budget ("),
 		f.age(&t.LagMean), plain(" against "), f.age(&o.Lag.Mean), plain(" for the one schedule, at "),
 		f.number(&t.RequestsPerItem), plain(" against "), f.number(&o.RequestsPerItem),
 		plain(" requests per item, on the same "), f.at(&t.Items, t.Items, whole(t.Items)), plain(" held-out items).")}
