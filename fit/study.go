@@ -315,26 +315,53 @@ func (st *study) run() (*StudyResult, error) {
 	if err := st.stopped("limit"); err != nil {
 		return nil, err
 	}
-	if st.opt.NoLimit != "" {
-		r.Limit, r.LimitNote = noLimitRow(), st.opt.NoLimit
-	} else if err := st.limit(); err != nil {
-		return nil, fmt.Errorf("limit: %w", err)
+	lim := st.startLimit()
+	err = st.afterLimit()
+	if lerr := <-lim; lerr != nil {
+		return nil, lerr // what the limit found first, as run in turn
 	}
-	st.stage("the baselines")
-	if err := st.compare(); err != nil {
-		return nil, err
-	}
-	if err := st.library(); err != nil {
-		return nil, err
-	}
-	st.stage("the bootstrap")
-	if err := st.bootstrap(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	if r.Frontier, err = front.wait(); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// startLimit computes the limit on its own goroutine, beside the
+// stages after it (afterLimit), which neither read nor write what it
+// sets (Limit, LimitNote); the channel gives its error, once.
+func (st *study) startLimit() <-chan error {
+	done := make(chan error, 1)
+	r := st.res
+	if st.opt.NoLimit != "" {
+		r.Limit, r.LimitNote = noLimitRow(), st.opt.NoLimit
+		done <- nil
+		return done
+	}
+	go func() {
+		if err := st.limit(); err != nil {
+			done <- fmt.Errorf("limit: %w", err)
+			return
+		}
+		done <- nil
+	}()
+	return done
+}
+
+// afterLimit compares the baselines, fits the library's families and
+// runs the bootstrap.
+func (st *study) afterLimit() error {
+	st.stage("the baselines")
+	if err := st.compare(); err != nil {
+		return err
+	}
+	if err := st.library(); err != nil {
+		return err
+	}
+	st.stage("the bootstrap")
+	return st.bootstrap()
 }
 
 // stage tells StudyOptions.Progress that a stage starts.

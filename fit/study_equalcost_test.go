@@ -2,6 +2,7 @@ package fit
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -64,6 +65,41 @@ func TestBracketCostNeverExtrapolates(t *testing.T) {
 	h := &fakeFrontier{cost: func(b float64) float64 { return b + 1 }, lag: func(b float64) float64 { return 1 / b }}
 	if _, _, ok, _ := bracketCost(1.5, h.at(1), h.fitAt); ok || h.calls != 0 {
 		t.Errorf("at the least budget: ok %v after %d fits, want no bracket and no fit", ok, h.calls)
+	}
+}
+
+// capped is a frontier where the stuck cap binds from budget 12 up: every
+// fit there spends the same, so one fit above the cost shows that more
+// budget buys nothing, and the search stops after it.
+type capped struct{ calls int }
+
+func (c *capped) at(b float64) costPoint {
+	x := math.Min(b, 12)
+	s, err := schedule.Parse(fmt.Sprintf("%gs until 10m", 60/x))
+	if err != nil {
+		panic(err)
+	}
+	return costPoint{budget: b, s: s, row: Row{Metrics: Metrics{RequestsPerItem: 0.95 * x, Lag: LagStats{Mean: 30 / x}}}}
+}
+
+func (c *capped) fitAt(b float64) (costPoint, bool, error) {
+	c.calls++
+	return c.at(b), true, nil
+}
+
+func TestBracketCostStopsWhereTheCapBinds(t *testing.T) {
+	c := &capped{}
+	_, _, ok, err := bracketCost(13.53, c.at(13.53), c.fitAt)
+	if err != nil || ok {
+		t.Errorf("a cost the capped fits never reach: bracket found (ok %v, err %v)", ok, err)
+	}
+	if c.calls != 1 {
+		t.Errorf("%d more fits, want 1: the first above the cost spends what the fit at the cost does", c.calls)
+	}
+	// Below the cap the budget binds: the search goes on to a bracket.
+	d := &capped{}
+	if _, _, ok, err := bracketCost(9, d.at(9), d.fitAt); err != nil || !ok {
+		t.Errorf("below the cap: no bracket (ok %v, err %v)", ok, err)
 	}
 }
 

@@ -35,47 +35,25 @@ func (g *grid) cappedPath(lambda float64, maxAsks int) []int {
 		return nil
 	}
 	inf := math.Inf(1)
-	prev := make([]float64, n)
-	for b := range prev {
-		prev[b] = inf
-	}
-	prev[0] = g.startCost(lambda, 0)
-	w := func(a, b int) float64 {
-		return prev[a] + g.lag(a, b) + lambda*(g.total-g.f[a]) + g.askCost(b, lambda, 0)
-	}
+	ly := newCapLayer(g, lambda)
+	ly.prev[0] = g.startCost(lambda, 0)
 	from := make([][]int32, 0, edges)
 	best, bestK := inf, 0
 	for k := 1; k <= edges; k++ {
-		cur, arg := make([]float64, n), make([]int32, n)
-		for b := range cur {
-			cur[b] = inf
-		}
-		var rec func(lo, hi, optLo, optHi int)
-		rec = func(lo, hi, optLo, optHi int) {
-			if lo > hi {
-				return
-			}
-			mid := (lo + hi) / 2
-			bv, ba := inf, optLo
-			for a := optLo; a <= min(optHi, mid-1); a++ {
-				if v := w(a, mid); v < bv {
-					bv, ba = v, a
-				}
-			}
-			cur[mid], arg[mid] = bv, int32(ba)
-			rec(lo, mid-1, optLo, ba)
-			rec(mid+1, hi, ba, optHi)
+		ly.arg = make([]int32, n)
+		for b := range ly.cur {
+			ly.cur[b] = inf
 		}
 		if k == 1 {
-			rec(1, n-1, 0, 0)
+			ly.fill(1, n-1, 0, 0)
 		} else {
-			rec(k, n-1, k-1, n-2)
+			ly.fill(k, n-1, k-1, n-2)
 		}
-		from = append(from, arg)
-		if cur[n-1] < best {
-			best, bestK = cur[n-1], k
+		from = append(from, ly.arg)
+		if ly.cur[n-1] < best {
+			best, bestK = ly.cur[n-1], k
 		}
-		prev = cur
+		ly.prev, ly.cur = ly.cur, ly.prev
 	}
 	if bestK == 0 {
 		return nil
@@ -86,6 +64,61 @@ func (g *grid) cappedPath(lambda float64, maxAsks int) []int {
 		path[k-1] = int(from[k-1][path[k]])
 	}
 	return path
+}
+
+// capLayer is one layer of cappedPath's programme: the best cost with
+// k edges to each candidate (cur) from the best with k − 1 (prev), and
+// each one's best predecessor (arg). pr holds λ·(total − F(a)), the
+// requests still asked of the items pending at a, once for all layers.
+type capLayer struct {
+	g             *grid
+	lambda        float64
+	prev, cur, pr []float64
+	arg           []int32
+}
+
+func newCapLayer(g *grid, lambda float64) *capLayer {
+	n := len(g.t)
+	ly := &capLayer{g: g, lambda: lambda, prev: make([]float64, n), cur: make([]float64, n), pr: make([]float64, n)}
+	for a := range ly.pr {
+		ly.prev[a] = math.Inf(1)
+		ly.pr[a] = lambda * (g.total - g.f[a])
+	}
+	return ly
+}
+
+// fill sets cur and arg for the candidates lo..hi, whose best
+// predecessors lie in optLo..optHi (they move right with the candidate:
+// the lag is a Monge array), by divide and conquer. The cost of a path
+// through a to b adds, in this order, prev[a], lag(a, b), pr[a] and b's
+// ask cost; the mean lag's terms are written out (the same operations
+// as grid.lag) in the scan that dominates the limit's time.
+func (ly *capLayer) fill(lo, hi, optLo, optHi int) {
+	g := ly.g
+	prev, pr, t, f, ii := ly.prev, ly.pr, g.t, g.f, g.i
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		bv, ba := math.Inf(1), optLo
+		ask := g.askCost(mid, ly.lambda, 0)
+		top := min(optHi, mid-1)
+		if g.obj == RMS {
+			for a := optLo; a <= top; a++ {
+				if v := prev[a] + g.lag(a, mid) + pr[a] + ask; v < bv {
+					bv, ba = v, a
+				}
+			}
+		} else {
+			tb, ib := t[mid], ii[mid]
+			for a := optLo; a <= top; a++ {
+				if v := prev[a] + (ib - ii[a] - (tb-t[a])*f[a]) + pr[a] + ask; v < bv {
+					bv, ba = v, a
+				}
+			}
+		}
+		ly.cur[mid], ly.arg[mid] = bv, int32(ba)
+		ly.fill(lo, mid-1, optLo, ba)
+		lo, optLo = mid+1, ba
+	}
 }
 
 // hindsightCapped is the limit at price lambda per request (0 for a

@@ -67,11 +67,16 @@ func limitGrid(l law, obj Objective, cands []float64, first float64, free bool, 
 // schedule asks so few times.
 func hindsightStuck(l law, cands []float64, first float64, free bool, obj Objective, cost float64, maxAsks int) (mixed, bool, error) {
 	g, skip := limitGrid(l, obj, cands, first, free, math.Inf(1))
-	if g.cappedPath(1, maxAsks) == nil {
+	one := g.cappedPath(1, maxAsks) // bracketHull's first price
+	if one == nil {
 		return mixed{}, false, nil
 	}
 	at := func(lambda float64) ([]float64, sums) {
-		asks := g.ages(g.cappedPath(lambda, maxAsks)[skip:])
+		path := one
+		if one = nil; path == nil || lambda != 1 {
+			path = g.cappedPath(lambda, maxAsks)
+		}
+		asks := g.ages(path[skip:])
 		return asks, evaluate(l, asks)
 	}
 	m, err := bracketHull(l, obj, at, cost)
