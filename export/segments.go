@@ -65,28 +65,7 @@ func WriteSegments(w io.Writer, format string, s Segments, meta *Meta, goOpt GoO
 	if goOpt.Explore.On() {
 		return fmt.Errorf("export: exploring is written for one schedule, not a schedule per segment: export each segment's schedule with its own --explore")
 	}
-	switch strings.ToLower(format) {
-	case "dsl":
-		return segmentsDSL(w, s, meta)
-	case "json":
-		return segmentsJSON(w, s, meta)
-	case "go":
-		if goOpt.Meta == nil {
-			goOpt.Meta = meta
-		}
-		return goSegments(w, s, goOpt)
-	case "js":
-		return jsSegments(w, s, JSOptions{Args: goOpt.Args, Meta: meta}, false)
-	case "ts":
-		return jsSegments(w, s, JSOptions{Args: goOpt.Args, Meta: meta}, true)
-	case "kotlin":
-		return kotlinSegments(w, s, KotlinOptions{Package: goOpt.Package, Object: goOpt.Var, Args: goOpt.Args, Meta: meta})
-	case "python":
-		return pythonSegments(w, s, PythonOptions{Args: goOpt.Args, Meta: meta})
-	case "asks":
-		return errors.New("export: asks lists one schedule's asks: export each segment's schedule on its own, or use json")
-	}
-	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+	return writeGroups(w, format, s, meta, goOpt)
 }
 
 // DSLValue is a segment value as segmentsDSL writes it.

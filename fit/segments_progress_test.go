@@ -28,7 +28,8 @@ func TestStudySegmentsProgress(t *testing.T) {
 		segs[k].Sample.Items = append(segs[k].Sample.Items, items[i])
 	}
 	var got []string
-	opt := SegmentOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1,
+	// The stages, not the shapes: none searched for.
+	opt := SegmentOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1, NoDeadlines: true, NoBatches: true,
 		Progress: func(s string) { got = append(got, s) }}, MinFinal: 50}
 	res, err := StudySegments(context.Background(), segs, opt)
 	if err != nil {

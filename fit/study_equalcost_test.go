@@ -145,14 +145,16 @@ func TestEqualCostInsideWhatWasMeasured(t *testing.T) {
 	}
 	seeds, n := uint64(2), 2500
 	if !testenv.Long() {
-		// One smaller log by default, whose comparison is read between two
-		// fits that bracket prod's held-out cost (Interpolated); both full
-		// logs in the long run, the first of which has no bracket.
-		seeds, n = 1, 1000
+		// Two smaller logs by default, without the deadline burst: the
+		// first's comparison is read between two fits that bracket prod's
+		// held-out cost (Interpolated), the second's has no bracket; both
+		// full logs with every shape in the long run, the first of which
+		// has no bracket.
+		n = 800
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {
 		res, err := Study(context.Background(), ItemSample(analystItems(n, seed)), nil, StudyOptions{Holdout: 0.3, Seed: seed, Bootstrap: 20,
-			NoBatches: true, Baselines: []Baseline{{Name: "prod", Schedule: prod}}})
+			NoBatches: true, NoDeadlines: !testenv.Long(), Baselines: []Baseline{{Name: "prod", Schedule: prod}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -199,7 +199,8 @@ func TestOneKnee(t *testing.T) {
 // value rendered twice.
 func TestFitByDecisionsFirst(t *testing.T) {
 	log := segmentedLog(t, t.TempDir(), "3000")
-	args := []string{"fit", "-q", "--by", "method", "--min-segment", "700", "--bootstrap", "0", "--requests-per-item", "8", "--baseline", "now=10s until 5m",
+	// The decisions are rendered, not shaped: no shapes to search for.
+	args := []string{"fit", "-q", "--by", "method", "--min-segment", "700", "--bootstrap", "0", "--deadlines=false", "--batches=false", "--requests-per-item", "8", "--baseline", "now=10s until 5m",
 		"--baseline", "card:prod=2s until 1m, 10s until 5m", log}
 	var res struct {
 		Decisions []struct {

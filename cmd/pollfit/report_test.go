@@ -103,14 +103,15 @@ func TestReportSummaryIsFitsJSON(t *testing.T) {
 		args []string
 		want []string // figures the summary must show
 	}{
-		{[]string{"--requests-per-item=6", base, "--bootstrap=40", log},
+		// The summary's figures, not the shapes: none searched for.
+		{[]string{"--requests-per-item=6", base, "--bootstrap=40", "--deadlines=false", "--batches=false", log},
 			[]string{"budget.requests_per_item", "fitted.lag_s.mean", "fitted.lag_mean_ci.0", "fitted.lag_mean_ci.1", "fitted.requests_per_item",
 				"fitted.requests_per_item_ci.0", "fitted.stuck_asks", "fitted.missed_share", "baselines.0.lag_s.mean", "baselines.0.requests_per_item_ci.1",
 				"baselines.0.stuck_asks", "comparisons.0.change", "comparisons.0.change_ci.0", "comparisons.0.change_ci.1", "comparisons.0.equal_cost_lag_s",
 				"decision.requests_change", "decision.requests_change_ci.0", "decision.lag_change", "decision.lag_change_ci.1",
 				"comparisons.0.same_lag.saving", "comparisons.0.same_lag.schedule", "stuck_cap.asks", "give_up.age_s"}},
 		// No budget: the fit spends the baseline's cost, and says so.
-		{[]string{base, "--bootstrap=0", log},
+		{[]string{base, "--bootstrap=0", "--deadlines=false", "--batches=false", log},
 			[]string{"budget.requests_per_item", "fitted.lag_s.mean", "baselines.0.lag_s.mean", "comparisons.0.change", "give_up.age_s", "decision.lag_change"}},
 	} {
 		var fitOut, repOut, errb bytes.Buffer
