@@ -1,5 +1,7 @@
 package fit
 
+import "sync"
+
 // solveQueue is solve without interval limits, in O(n log n) rather than
 // O(n²) (Galil and Park's queue for a concave least-weight subsequence).
 //
@@ -16,8 +18,9 @@ package fit
 // up to rounding.
 func (g *grid) solveQueue(lambda, mu float64) []int {
 	n := len(g.t)
-	v := make([]float64, n)
-	from := make([]int, n)
+	sc := getQueueScratch(n)
+	defer queueScratches.Put(sc)
+	v, from := sc.v[:n], sc.from[:n]
 	v[0] = g.startCost(lambda, mu)
 	// cost is v[a] + g.lag(a, b) + λ·(total − f[a]) for the mean, as
 	// lag writes it, on slices of length n (no bounds checks).
@@ -30,7 +33,7 @@ func (g *grid) solveQueue(lambda, mu float64) []int {
 	}
 	// queue[head:] are the candidates, wins[k] the first b queue[k] is
 	// best for; wins increases along the queue.
-	queue, wins := make([]int, 1, n), make([]int, 1, n)
+	queue, wins := sc.queue[:1], sc.wins[:1]
 	queue[0], wins[0] = 0, 1
 	head := 0
 	for b := 1; b < n; b++ {
@@ -72,4 +75,24 @@ func (g *grid) solveQueue(lambda, mu float64) []int {
 		}
 	}
 	return pathOf(from)
+}
+
+// queueScratch holds a solve's working slices, reused from one solve to
+// the next (a fit's search solves one grid a hundred times and more):
+// every entry a solve reads it writes first, so nothing is cleared.
+type queueScratch struct {
+	v                 []float64
+	from, queue, wins []int
+}
+
+var queueScratches = sync.Pool{New: func() any { return new(queueScratch) }}
+
+// getQueueScratch is a scratch with room for n candidates.
+func getQueueScratch(n int) *queueScratch {
+	sc := queueScratches.Get().(*queueScratch)
+	if cap(sc.v) < n {
+		sc.v, sc.from = make([]float64, n), make([]int, n)
+		sc.queue, sc.wins = make([]int, 1, n), make([]int, 1, n)
+	}
+	return sc
 }
