@@ -198,7 +198,8 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 	prog := newSegmentProgress(opt.Progress)
 	shared := opt.StudyOptions
 	shared.Progress = prog.shared()
-	opt.Progress = nil // the segments' own studies run in parallel: prog counts them
+	opt.Progress = nil   // the segments' own studies run in parallel: prog counts them
+	opt.Frontier = false // the shared schedule's frontier only
 	res, err := Study(ctx, all, &HeldOut{Sample: allTest, Holdout: opt.Holdout, Seed: opt.Seed}, shared)
 	if err != nil {
 		return nil, fmt.Errorf("the shared schedule: %w", err)

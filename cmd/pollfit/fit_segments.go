@@ -20,6 +20,7 @@ type segmentReport struct {
 	by     string
 	source string
 	res    *fit.SegmentStudy
+	opt    fit.StudyOptions // the options the studies ran with
 	// notes are what the input could not serve and the studies' notes,
 	// each value's named.
 	notes []string
@@ -49,6 +50,7 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	if err != nil {
 		return nil, err
 	}
+	opt.Frontier = cmd == "report" // the report draws the one schedule's frontier
 	in, err := rf.readSegments(e, args, cmd, bf.by, source.Needs{Signals: v.signals, Batches: v.batches}, opt)
 	if err != nil {
 		return nil, err
@@ -70,7 +72,7 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 			flagResult(f.Study)
 		}
 	}
-	rep := &segmentReport{by: bf.by, res: res, notes: segmentNotes(bf.by, notes, res),
+	rep := &segmentReport{by: bf.by, res: res, opt: opt, notes: segmentNotes(bf.by, notes, res),
 		source: fmt.Sprintf("%s (%d items, %d values of %s)", strings.Join(args, ", "), stats.Items, len(segs), bf.by)}
 	if !rf.quiet {
 		for _, n := range rep.notes {

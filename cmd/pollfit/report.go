@@ -48,10 +48,12 @@ else the first for every value, else the one schedule), then fit --by's
 table: each value's share, held-out lag, cost, budget, stuck cost,
 give-up age and schedule, the totals and the one schedule at the same
 budget, and "segmenting: N% less mean lag", each figure fit --by
---json's; the one schedule for all values follows. The whole log's
-pictures come first, then each value's own (density, survival, hazard,
-lags, items one by one, batch phase), drawn from that value's study; a
-value that follows the one schedule has none.`,
+--json's; the one schedule for all values follows. The log is read
+once, and the page's own figures, pictures and frontier are the study of
+that one schedule (fit --by --json's "shared"), on the whole log; each
+value's own pictures follow (density, survival, hazard, lags, items one
+by one, batch phase), drawn from that value's study; a value that
+follows the one schedule has none.`,
 		flags: reportFlags,
 	})
 }
@@ -78,18 +80,21 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		rf.noHint = bf.by != ""
-		whole := ff
-		if bf.by != "" { // the whole log's study compares every value's baselines; runSegments gives each value its own
-			every, _, err := splitByBaselines(ff.baselines)
-			if err != nil {
+		var rep *fitReport
+		var seg *segmentReport
+		if bf.by != "" {
+			// One read, one study of the one schedule for all values (its
+			// frontier too), and each value's: the page draws them all.
+			var err error
+			if seg, err = runSegments(e, rf, ff, bf, args, "report"); err != nil {
 				return err
 			}
-			v := *ff
-			v.baselines, whole = every, &v
-		}
-		rep, err := runStudy(e, rf, whole, args, "report")
-		if err != nil {
-			return err
+			rep = &fitReport{res: seg.res.Shared, opt: seg.opt, source: seg.source}
+		} else {
+			var err error
+			if rep, err = runStudy(e, rf, ff, args, "report"); err != nil {
+				return err
+			}
 		}
 		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Version: version(), Shapes: shapeLines(rep.res), Clauses: rep.opt.Clauses}
 		if opt.Title == "" {
@@ -102,11 +107,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		if bf.by != "" {
-			seg, err := runSegments(e, rf, ff, bf, args, "report")
-			if err != nil {
-				return err
-			}
+		if seg != nil {
 			report.AddSegments(r, bf.by, seg.res)
 			r.Facts = append(r.Facts, seg.facts()...)
 		}

@@ -110,6 +110,7 @@ func TestReportSegmentsAreFitByJSON(t *testing.T) {
 		t.Errorf("table rows %s, want %s", got, want)
 	}
 	checkGroupPictures(t, page, segs)
+	checkPageIsShared(t, page, js)
 	// A figure broken in the JSON, a number and a text, is caught.
 	segs[0].(map[string]any)["metrics"].(map[string]any)["lag_s"].(map[string]any)["mean"] = 1.5
 	js.(map[string]any)["shared"].(map[string]any)["schedule"] = "1s"
@@ -155,5 +156,28 @@ func checkGroupPictures(t *testing.T, page string, segs []any) {
 	}
 	if strings.Count(page, "<h2>Expected wait versus cost</h2>") != 1 {
 		t.Error("want the one frontier, of the whole log")
+	}
+}
+
+// checkPageIsShared: under --by the page's own schedule and figures are
+// the one schedule for all values that fit --by --json gives (shared),
+// not those of a second study of the whole log.
+func checkPageIsShared(t *testing.T, page string, js any) {
+	t.Helper()
+	shared := js.(map[string]any)["shared"].(map[string]any)
+	m := regexp.MustCompile(`<pre id="schedule">([^<]*)</pre>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("the page ships no schedule")
+	}
+	if got, want := html.UnescapeString(m[1]), shared["schedule"].(string); got != want {
+		t.Errorf("the page ships %q, fit --by's one schedule is %q", got, want)
+	}
+	lag := regexp.MustCompile(`data-figs="fitted\.lag_s\.mean=([^";]*)"`).FindStringSubmatch(page)
+	want := shared["metrics"].(map[string]any)["lag_s"].(map[string]any)["mean"].(float64)
+	if lag == nil {
+		t.Fatal("the page shows no fitted mean lag")
+	}
+	if got, _ := strconv.ParseFloat(lag[1], 64); got != want {
+		t.Errorf("the page's fitted mean lag %s, fit --by's one schedule's %v", lag[1], want)
 	}
 }
