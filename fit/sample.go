@@ -159,3 +159,23 @@ func binomial(src rand.Source, n, p float64) float64 {
 	}
 	return distuv.Binomial{N: n, P: p, Src: src}.Rand()
 }
+
+// JoinSamples is the samples' items in one sample, in order, weighted
+// when any of them is (an unweighted one's items weigh 1 each).
+func JoinSamples(smps ...Sample) Sample {
+	out := Sample{Items: []estimate.Item{}}
+	weighted := false
+	for _, s := range smps {
+		out.Items = append(out.Items, s.Items...)
+		weighted = weighted || s.Weighted()
+	}
+	if weighted {
+		out.Weights = make([]float64, 0, out.Len())
+		for _, s := range smps {
+			for i := range s.Items {
+				out.Weights = append(out.Weights, s.Weight(i))
+			}
+		}
+	}
+	return out
+}

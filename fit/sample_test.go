@@ -182,3 +182,17 @@ func TestLargestFinalAgeSample(t *testing.T) {
 		t.Error("ItemSample")
 	}
 }
+
+// An unweighted sample joined to a weighted one counts its items once
+// each; two unweighted ones stay unweighted.
+func TestJoinSamples(t *testing.T) {
+	a := Sample{Items: []estimate.Item{{Age: 1}, {Age: 2}}, Weights: []float64{3, 0.5}}
+	b := Sample{Items: []estimate.Item{{Age: 4}}}
+	j := JoinSamples(a, b)
+	if j.Len() != 3 || j.Items[2].Age != 4 || !slices.Equal(j.Weights, []float64{3, 0.5, 1}) || j.Total() != 4.5 {
+		t.Errorf("joined %+v", j)
+	}
+	if u := JoinSamples(b, b); u.Weighted() || u.Len() != 2 {
+		t.Errorf("two unweighted samples joined: %+v", u)
+	}
+}

@@ -47,7 +47,7 @@ func (s Segment) whole() Sample {
 	if s.HeldOut == nil {
 		return s.Sample
 	}
-	return joinSamples([]Sample{s.Sample, s.HeldOut.Sample})
+	return JoinSamples(s.Sample, s.HeldOut.Sample)
 }
 
 // SegmentOptions are the settings of StudySegments: those of Study,
@@ -194,7 +194,7 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 			trains[i], tests[i] = whole, whole
 		}
 	}
-	all, allTest := joinSamples(trains), joinSamples(tests)
+	all, allTest := JoinSamples(trains...), JoinSamples(tests...)
 	prog := newSegmentProgress(opt.Progress)
 	shared := opt.StudyOptions
 	shared.Progress = prog.shared()
@@ -222,25 +222,6 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 	}
 	out.total()
 	return out, nil
-}
-
-// joinSamples is the samples together, weighted when any is.
-func joinSamples(ss []Sample) Sample {
-	var out Sample
-	weighted := false
-	for _, s := range ss {
-		out.Items = append(out.Items, s.Items...)
-		weighted = weighted || s.Weighted()
-	}
-	if weighted {
-		out.Weights = make([]float64, 0, len(out.Items))
-		for _, s := range ss {
-			for i := range s.Items {
-				out.Weights = append(out.Weights, s.Weight(i))
-			}
-		}
-	}
-	return out
 }
 
 // finalWeight is the weight of a sample's final answers.

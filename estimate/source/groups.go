@@ -102,7 +102,7 @@ func joinGroups(groups []fit.Segment) fit.Sample {
 			smps = append(smps, g.HeldOut.Sample)
 		}
 	}
-	return joinSamples(smps...)
+	return fit.JoinSamples(smps...)
 }
 
 // sampleGroup is one value's items in the parts of a split, each

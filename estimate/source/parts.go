@@ -53,26 +53,6 @@ func wholeCounts(ws []float64, k int) bool {
 	return t <= float64(k)
 }
 
-// joinSamples is the samples' items in one sample, weighted when any
-// is.
-func joinSamples(smps ...fit.Sample) fit.Sample {
-	out := fit.Sample{Items: []estimate.Item{}}
-	weighted := false
-	for _, s := range smps {
-		out.Items = append(out.Items, s.Items...)
-		weighted = weighted || s.Weighted()
-	}
-	if weighted {
-		out.Weights = make([]float64, 0, out.Len())
-		for _, s := range smps {
-			for i := range s.Items {
-				out.Weights = append(out.Weights, s.Weight(i))
-			}
-		}
-	}
-	return out
-}
-
 // split is sketch s as a study's input: its fitting part, and its
 // held-out part with the split that made it; the parts' bins, or with
 // sampled their item samples. A sketch that holds nothing out is

@@ -94,7 +94,7 @@ func Read(ctx context.Context, paths []string, opt Options) (*Input, error) {
 func (in *Input) setSamples() {
 	s, sampled := in.Sketch, in.Sampled != ""
 	in.FitOn, in.HeldOut = split(s, sampled)
-	in.All = joinSamples(partSample(s, &s.Fit, sampled), partSample(s, &s.HeldOut, sampled))
+	in.All = fit.JoinSamples(partSample(s, &s.Fit, sampled), partSample(s, &s.HeldOut, sampled))
 }
 
 // readSketchFiles reads and merges sketch files, a sketch with groups as
