@@ -7,11 +7,18 @@ import (
 	"strings"
 
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // Formats are the output formats Write knows, in the order help text
-// lists them: the names of the registry, formats.
-var Formats = formatNames()
+// lists them; GroupFormats those WriteSegments knows, and
+// ExploreFormats those that write an exploration (Explore): the names
+// of the registry, formats.
+var (
+	Formats        = formatNames(func(outFormat) bool { return true })
+	GroupFormats   = formatNames(func(f outFormat) bool { return f.groups != nil })
+	ExploreFormats = formatNames(func(f outFormat) bool { return f.explores })
+)
 
 // outFormat is one output format: how it writes one schedule, and a
 // schedule per segment (nil: it has no segmented form, for the reason
@@ -28,7 +35,7 @@ type outFormat struct {
 // WriteSegments both read. Each writer takes what it needs of meta and
 // the options: Go its GoOptions (Meta defaulting to meta), JS, TS,
 // Kotlin and Python their header arguments from Args, and JS, TS and
-// Kotlin the exploration (one schedule's only: WriteSegments refuses it).
+// Kotlin the exploration (one schedule's only: writeGroups turns it off).
 var formats = []outFormat{
 	{name: "dsl", one: func(w io.Writer, s *schedule.Schedule, meta *Meta, _ GoOptions) error { return DSL(w, s, meta) },
 		groups: func(w io.Writer, s Segments, meta *Meta, _ GoOptions) error { return segmentsDSL(w, s, meta) }},
@@ -46,21 +53,21 @@ var formats = []outFormat{
 			return JS(w, s, jsOptions(o, meta))
 		},
 		groups: func(w io.Writer, s Segments, meta *Meta, o GoOptions) error {
-			return jsSegments(w, s, JSOptions{Args: o.Args, Meta: meta}, false)
+			return jsSegments(w, s, jsOptions(o, meta), false)
 		}},
 	{name: "ts", explores: true,
 		one: func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error {
 			return TS(w, s, jsOptions(o, meta))
 		},
 		groups: func(w io.Writer, s Segments, meta *Meta, o GoOptions) error {
-			return jsSegments(w, s, JSOptions{Args: o.Args, Meta: meta}, true)
+			return jsSegments(w, s, jsOptions(o, meta), true)
 		}},
 	{name: "kotlin", explores: true,
 		one: func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error {
 			return Kotlin(w, s, kotlinOptions(o, meta))
 		},
 		groups: func(w io.Writer, s Segments, meta *Meta, o GoOptions) error {
-			return kotlinSegments(w, s, KotlinOptions{Package: o.Package, Object: o.Var, Args: o.Args, Meta: meta})
+			return kotlinSegments(w, s, kotlinOptions(o, meta))
 		}},
 	{name: "python",
 		one: func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error {
@@ -73,10 +80,13 @@ var formats = []outFormat{
 		noGroups: "asks lists one schedule's asks: export each segment's schedule on its own, or use json"},
 }
 
-func formatNames() []string {
-	out := make([]string, len(formats))
-	for i, f := range formats {
-		out[i] = f.name
+// formatNames are the names of the formats keep keeps, in order.
+func formatNames(keep func(outFormat) bool) []string {
+	var out []string
+	for _, f := range formats {
+		if keep(f) {
+			out = append(out, f.name)
+		}
 	}
 	return out
 }
@@ -117,7 +127,7 @@ func kotlinOptions(o GoOptions, meta *Meta) KotlinOptions {
 func Write(w io.Writer, format string, s *schedule.Schedule, meta *Meta, goOpt GoOptions) error {
 	f, err := lookupFormat(format)
 	if goOpt.Explore.On() && (err != nil || !f.explores) {
-		return fmt.Errorf("export: the %s output does not explore: exploring is written in go, js, ts and kotlin", strings.ToLower(format))
+		return fmt.Errorf("export: the %s output does not explore: exploring is written in %s", strings.ToLower(format), quote.List(ExploreFormats, "and"))
 	}
 	if err != nil {
 		return err
@@ -134,5 +144,6 @@ func writeGroups(w io.Writer, name string, s Segments, meta *Meta, goOpt GoOptio
 	if f.groups == nil {
 		return errors.New("export: " + f.noGroups)
 	}
+	goOpt.Explore = Explore{} // off (WriteSegments refuses it on): a module per segment explores nothing
 	return f.groups(w, s, meta, goOpt)
 }

@@ -60,7 +60,7 @@ var exportFlagFormats = map[string][]string{
 	"type": {"go"}, "var-only": {"go"},
 	"horizon": {"asks"}, "json": {"asks"},
 	"service": {"grpc"}, "codes": {"grpc"}, "grpc-client": {"grpc"},
-	"explore": {"go", "js", "ts", "kotlin"}, "explore-seed": {"go", "js", "ts", "kotlin"},
+	"explore": export.ExploreFormats, "explore-seed": export.ExploreFormats,
 }
 
 func exportFlags(fs *pflag.FlagSet) func(*env, []string) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
+	"github.com/pollfit/pollfit/internal/quote"
 )
 
 // segmentReport is a fit per segment, for text, JSON and the exports.
@@ -105,10 +106,8 @@ func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	if plot != "" {
 		return usagef("fit: --plot draws one schedule: run without --by")
 	}
-	switch strings.ToLower(format) {
-	case "", "dsl", "json", "go", "js", "ts", "kotlin", "python":
-	default:
-		return usagef("fit: --by writes -f dsl, json, go, js, ts, kotlin or python (one schedule per value); for %s, export each value's schedule on its own", format)
+	if format != "" && !slices.Contains(export.GroupFormats, strings.ToLower(format)) {
+		return usagef("fit: --by writes -f %s (one schedule per value); for %s, export each value's schedule on its own", quote.List(export.GroupFormats, "or"), format)
 	}
 	rep, err := runSegments(e, rf, v, bf, args, "fit")
 	if err != nil {

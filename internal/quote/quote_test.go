@@ -50,3 +50,19 @@ func TestClipBoundedByRunes(t *testing.T) {
 		t.Errorf("clip of %d bytes is %d runes, want at most %d", len(in), n, Max+5)
 	}
 }
+
+func TestList(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"go"}, "go"},
+		{[]string{"go", "js"}, "go or js"},
+		{[]string{"dsl", "json", "go"}, "dsl, json or go"},
+	} {
+		if got := List(c.names, "or"); got != c.want {
+			t.Errorf("List(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}
