@@ -67,15 +67,16 @@ func limitGrid(l law, obj Objective, cands []float64, first float64, free bool, 
 // schedule asks so few times.
 func hindsightStuck(l law, cands []float64, first float64, free bool, obj Objective, cost float64, maxAsks int) (mixed, bool, error) {
 	g, skip := limitGrid(l, obj, cands, first, free, math.Inf(1))
-	one := g.cappedPath(1, maxAsks) // bracketHull's first price
+	one := g.cappedPath(1, maxAsks)
 	if one == nil {
 		return mixed{}, false, nil
 	}
 	at := func(lambda float64) ([]float64, sums) {
-		path := one
-		if one = nil; path == nil || lambda != 1 {
+		path := one // price 1's path, served once: bracketHull asks for it first
+		if path == nil || lambda != 1 {
 			path = g.cappedPath(lambda, maxAsks)
 		}
+		one = nil
 		asks := g.ages(path[skip:])
 		return asks, evaluate(l, asks)
 	}
