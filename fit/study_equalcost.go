@@ -42,10 +42,6 @@ func (p costPoint) cost() float64 { return p.row.RequestsPerItem }
 // equalCostFits times: each budget is the nearest fit's scaled by the
 // ratio of the costs, raised to a higher power each time the search
 // lands on the same side again. A fit within 0.5% of want is both ends.
-// A fit at a bigger budget (by at least the ratio of the costs) that
-// still spends less than want, and under 0.5% of want more than the
-// nearest fit below, ends the search: the budget binds no more (the
-// stuck cap does), so more of it buys nothing.
 // ok is false when no bracket was found; fitAt reports false for a
 // budget it cannot fit.
 func bracketCost(want float64, p0 costPoint, fitAt func(b float64) (costPoint, bool, error)) (lo, hi costPoint, ok bool, err error) {
@@ -85,9 +81,6 @@ func bracketCost(want float64, p0 costPoint, fitAt func(b float64) (costPoint, b
 		}
 		if !fitted {
 			return lo, hi, false, nil // too little to fit
-		}
-		if up && p.cost() < want && p.cost()-from.cost() < sameCostShare*want {
-			return lo, hi, false, nil // the budget binds no more: the stuck cap does
 		}
 		pts = append(pts, p)
 	}

@@ -2,7 +2,6 @@ package fit
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -68,38 +67,25 @@ func TestBracketCostNeverExtrapolates(t *testing.T) {
 	}
 }
 
-// capped is a frontier where the stuck cap binds from budget 12 up: every
-// fit there spends the same, so one fit above the cost shows that more
-// budget buys nothing, and the search stops after it.
-type capped struct{ calls int }
-
-func (c *capped) at(b float64) costPoint {
-	x := math.Min(b, 12)
-	s, err := schedule.Parse(fmt.Sprintf("%gs until 10m", 60/x))
-	if err != nil {
-		panic(err)
+// A team's export log: fits just above the baseline's cost spend what
+// the fit at its cost does (a plateau of the quantiser's), and one a
+// little further up spends more. The search must go on past the plateau
+// to the bracket: one that stopped at the first fit that bought nothing
+// more gave no equal-cost reading where there was one (19.2% less mean
+// lag, read between fits that spent 19.98 and 20.86).
+func TestBracketCostCrossesAPlateau(t *testing.T) {
+	f := &fakeFrontier{cost: func(b float64) float64 {
+		if b < 21 {
+			return 19.98
+		}
+		return 20.86
+	}, lag: func(b float64) float64 { return 40 / b }}
+	lo, hi, ok, err := bracketCost(20.28, f.at(20.54), f.fitAt)
+	if err != nil || !ok {
+		t.Fatalf("no bracket of 20.28 past the plateau (ok %v, err %v, %d fits)", ok, err, f.calls)
 	}
-	return costPoint{budget: b, s: s, row: Row{Metrics: Metrics{RequestsPerItem: 0.95 * x, Lag: LagStats{Mean: 30 / x}}}}
-}
-
-func (c *capped) fitAt(b float64) (costPoint, bool, error) {
-	c.calls++
-	return c.at(b), true, nil
-}
-
-func TestBracketCostStopsWhereTheCapBinds(t *testing.T) {
-	c := &capped{}
-	_, _, ok, err := bracketCost(13.53, c.at(13.53), c.fitAt)
-	if err != nil || ok {
-		t.Errorf("a cost the capped fits never reach: bracket found (ok %v, err %v)", ok, err)
-	}
-	if c.calls != 1 {
-		t.Errorf("%d more fits, want 1: the first above the cost spends what the fit at the cost does", c.calls)
-	}
-	// Below the cap the budget binds: the search goes on to a bracket.
-	d := &capped{}
-	if _, _, ok, err := bracketCost(9, d.at(9), d.fitAt); err != nil || !ok {
-		t.Errorf("below the cap: no bracket (ok %v, err %v)", ok, err)
+	if lo.cost() != 19.98 || hi.cost() != 20.86 {
+		t.Errorf("bracket [%g, %g], want [19.98, 20.86]", lo.cost(), hi.cost())
 	}
 }
 
