@@ -51,6 +51,7 @@ func (sh *shaper) graftPrefix(burst []time.Duration) (*schedule.Schedule, Metric
 	var bestM Metrics
 	cut := newSampleLaw(cutBefore(sh.smp, last.Seconds())) // the same in every round
 	for range prefixRounds {
+		o.partOnly = true
 		rest, err := fitLaw(cut, o)
 		if err != nil {
 			break // nothing fits what is left

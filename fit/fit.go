@@ -65,6 +65,10 @@ type Options struct {
 	// laws, set by Study, holds the laws of its fitting items and of
 	// their cuts, made once for all its fits; nil makes each anew.
 	laws *lawCache
+	// partOnly, set by the shapes' grafts, fits the age-based part a
+	// shape is joined to without the exact optimum, which the graft does
+	// not use (see problem.run).
+	partOnly bool
 }
 
 // Solution is a list of ask ages, in seconds, and what they achieve.

@@ -161,6 +161,7 @@ func (sh *shaper) graft(key *lawKey, seen func(estimate.Item) bool, join func(*s
 		if !ok {
 			break
 		}
+		o.partOnly = true
 		rest, err := fitLaw(cutLaw(), o)
 		if err != nil {
 			break // nothing fits what is left

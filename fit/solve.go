@@ -18,9 +18,12 @@ func (p *problem) run() (*Result, error) {
 	if p.first >= p.end {
 		return nil, fmt.Errorf("the horizon (%gs) is not after the first ask (%gs): nothing to fit", p.end, p.first)
 	}
-	opt, _, err := p.exact()
-	if err != nil {
-		return nil, err
+	var opt Solution
+	if !p.opt.partOnly || p.opt.Exact {
+		var err error
+		if opt, _, err = p.exact(); err != nil {
+			return nil, err
+		}
 	}
 	res := &Result{Optimum: opt, Horizon: p.horizon}
 	if p.opt.Exact {
@@ -38,7 +41,7 @@ func (p *problem) run() (*Result, error) {
 		if err := stopped(p.opt.ctx, "fit: polish"); err != nil {
 			return nil, err
 		}
-		if len(opt.Asks) <= maxNiceAt {
+		if p.fewAsks(opt, res.Schedule) {
 			res.Schedule = p.better(res.Schedule, p.niceAt())
 		}
 		for _, c := range p.opt.Consider {
@@ -259,4 +262,15 @@ func (p *problem) gridTrials(g *grid) func(m float64) trial {
 		s := evaluate(p.l, asks)
 		return trial{mult: m, ok: true, spent: p.spent(s, countTo(asks, p.countTo)), objective: s.objective(p.opt.Objective), sol: asks}
 	}
+}
+
+// fewAsks reports whether a list of nice ask ages is worth trying: the
+// exact optimum asks at most maxNiceAt times or, fitting only a shape's
+// part (no optimum), the quantised schedule s does by the horizon.
+func (p *problem) fewAsks(opt Solution, s *schedule.Schedule) bool {
+	if !p.opt.partOnly || p.opt.Exact {
+		return len(opt.Asks) <= maxNiceAt
+	}
+	asks, err := s.Timeline().Asks(p.horizon)
+	return err == nil && len(asks) <= maxNiceAt
 }
