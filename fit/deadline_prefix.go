@@ -50,8 +50,8 @@ func (sh *shaper) graftPrefix(burst []time.Duration) (*schedule.Schedule, Metric
 	var best *schedule.Schedule
 	var bestM Metrics
 	cut := newSampleLaw(cutBefore(sh.smp, last.Seconds())) // the same in every round
+	o.partOnly = true
 	for range prefixRounds {
-		o.partOnly = true
 		rest, err := fitLaw(cut, o)
 		if err != nil {
 			break // nothing fits what is left

@@ -19,7 +19,7 @@ func (p *problem) run() (*Result, error) {
 		return nil, fmt.Errorf("the horizon (%gs) is not after the first ask (%gs): nothing to fit", p.end, p.first)
 	}
 	var opt Solution
-	if !p.opt.partOnly || p.opt.Exact {
+	if p.solvesOptimum() {
 		var err error
 		if opt, _, err = p.exact(); err != nil {
 			return nil, err
@@ -264,11 +264,16 @@ func (p *problem) gridTrials(g *grid) func(m float64) trial {
 	}
 }
 
+// solvesOptimum reports whether run solves the exact optimum: always
+// but for a shape's part (Options.partOnly), which ships a schedule of
+// clauses and has no use for it.
+func (p *problem) solvesOptimum() bool { return !p.opt.partOnly || p.opt.Exact }
+
 // fewAsks reports whether a list of nice ask ages is worth trying: the
 // exact optimum asks at most maxNiceAt times or, fitting only a shape's
 // part (no optimum), the quantised schedule s does by the horizon.
 func (p *problem) fewAsks(opt Solution, s *schedule.Schedule) bool {
-	if !p.opt.partOnly || p.opt.Exact {
+	if p.solvesOptimum() {
 		return len(opt.Asks) <= maxNiceAt
 	}
 	asks, err := s.Timeline().Asks(p.horizon)
