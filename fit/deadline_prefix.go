@@ -50,7 +50,7 @@ func (sh *shaper) graftPrefix(burst []time.Duration) (*schedule.Schedule, Metric
 	var best *schedule.Schedule
 	var bestM Metrics
 	cut := newSampleLaw(cutBefore(sh.smp, last.Seconds())) // the same in every round
-	o.partOnly = true
+	o.partOnly, o.clauses = true, &clauseCache{bound: sh.opt.Budget.limit()}
 	for range prefixRounds {
 		rest, err := fitLaw(cut, o)
 		if err != nil {

@@ -69,6 +69,10 @@ type Options struct {
 	// shape is joined to without the exact optimum, which the graft does
 	// not use (see problem.run).
 	partOnly bool
+	// clauses, set by the shapes' grafts, keeps the clause set of a
+	// graft's cut law across its rounds (see clauseCache); nil walks it
+	// anew each fit.
+	clauses *clauseCache
 }
 
 // Solution is a list of ask ages, in seconds, and what they achieve.

@@ -156,12 +156,13 @@ func (sh *shaper) graft(key *lawKey, seen func(estimate.Item) bool, join func(*s
 	}
 	share := max(spill, 0)
 	asks := sh.shapeAsks(first) // the age-based part leaves them room under the stuck cap
+	clauses := &clauseCache{bound: limit}
 	for range graftRounds {
 		o, ok := sh.budgetLess(share, asks)
 		if !ok {
 			break
 		}
-		o.partOnly = true
+		o.partOnly, o.clauses = true, clauses
 		rest, err := fitLaw(cutLaw(), o)
 		if err != nil {
 			break // nothing fits what is left

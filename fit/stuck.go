@@ -26,7 +26,7 @@ func (p *problem) quantised() (*schedule.Schedule, float64, error) {
 	first := time.Duration(math.Round(p.first*1e3)) * time.Millisecond
 	minGap := time.Duration(p.minGap * 1e9)
 	maxGap := time.Duration(p.maxGap * 1e9)
-	sg := newClauseSet(p.l, first, p.horizon, p.forever, p.opt.AnyValues, p.opt.Landmarks, minGap, maxGap, p.countTo, p.spendLimit())
+	sg := p.newClauses(first, minGap, maxGap)
 	path, mult, err := p.capStuck(sg)
 	if err != nil {
 		return nil, 0, err
