@@ -127,7 +127,7 @@ func distProblem(d Distribution, opt Options) (*problem, error) {
 		p.forever = true
 	}
 	p.setEnd(end)
-	p.l = newDistLaw(d, p.end)
+	p.l = p.opt.laws.distLaw(d, p.end)
 	if dens, ok := d.(Density); ok {
 		if sm, ok := d.(interface{ Smooth() bool }); !ok || sm.Smooth() {
 			p.dens = dens
