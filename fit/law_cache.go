@@ -51,6 +51,9 @@ type lawCache struct {
 	mu    sync.Mutex
 	laws  map[lawKey]*onceLaw
 	dists map[distKey]*onceDist
+	// replays are the replays of smp the shapes' grafts make (see
+	// lawCache.replay), made on first use.
+	replays map[replayKey]*onceReplay
 }
 
 // distKey says which tabulated density: a smoothed density of the

@@ -62,7 +62,7 @@ func (sh *shaper) replay(s *schedule.Schedule) (Metrics, error) {
 	if !s.Stops() && sh.opt.Horizon == 0 {
 		h = 0
 	}
-	return ReplaySample(s, sh.smp, ReplayOptions{Horizon: h})
+	return sh.opt.laws.replay(s, sh.smp, h)
 }
 
 // spent is what s spends of the budget on the items, and the cap (0 at

@@ -1,0 +1,60 @@
+package fit
+
+import (
+	"sync"
+	"time"
+
+	"github.com/pollfit/pollfit/fit/schedule"
+)
+
+// Replays made once. The shapes' grafts replay each schedule they join
+// on the fitting items, and the same schedule comes back often: a
+// graft's rounds at budgets a little apart quantise to the same nice
+// clauses, and a baseline's fits at budgets where the stuck cap binds
+// rather than the budget graft the same shapes on the same schedule.
+// A replay is a pure function of the schedule, the items and the
+// horizon, so the cache keeps each replay of the study's fitting items
+// by the schedule's canonical text and the horizon, and a replay asked
+// for again is the same to the bit.
+
+// replayKey is a replay of the cache's sample: the schedule's canonical
+// text and the horizon.
+type replayKey struct {
+	s string
+	h time.Duration
+}
+
+// onceReplay is a replay made once.
+type onceReplay struct {
+	once sync.Once
+	m    Metrics
+	err  error
+}
+
+// maxReplays bounds the replays a cache keeps (each a few hundred
+// bytes).
+const maxReplays = 1 << 14
+
+// replay is ReplaySample(s, smp, {Horizon: h}): from the cache when c
+// holds smp's laws, else made now.
+func (c *lawCache) replay(s *schedule.Schedule, smp Sample, h time.Duration) (Metrics, error) {
+	if c == nil || !c.holds(smp) {
+		return ReplaySample(s, smp, ReplayOptions{Horizon: h})
+	}
+	k := replayKey{schedule.Format(s), h}
+	c.mu.Lock()
+	if c.replays == nil {
+		c.replays = map[replayKey]*onceReplay{}
+	}
+	e := c.replays[k]
+	if e == nil && len(c.replays) < maxReplays {
+		e = &onceReplay{}
+		c.replays[k] = e
+	}
+	c.mu.Unlock()
+	if e == nil {
+		return ReplaySample(s, smp, ReplayOptions{Horizon: h})
+	}
+	e.once.Do(func() { e.m, e.err = ReplaySample(s, smp, ReplayOptions{Horizon: h}) })
+	return e.m, e.err
+}
