@@ -112,7 +112,8 @@ func (st *study) compareOne(b Baseline) (Comparison, error) {
 
 // atCost fits at the baseline's cost (the main fit's, when main) and
 // measures it; for a requests budget it is a point of cv, fitted beside
-// the first budgets the search for the baseline's lag needs.
+// the first budget the search for the baseline's lag needs (half the
+// cost).
 func (st *study) atCost(c *Comparison, main bool, cv *curve) error {
 	var res *Result
 	if main {
@@ -137,7 +138,11 @@ func (st *study) atCost(c *Comparison, main bool, cv *curve) error {
 		}
 		cv.put(costPoint{cost, m, res.Schedule})
 	}
-	pts, err := cv.at(append([]float64{cost}, sameLagBudgets(cost)...)...)
+	budgets := []float64{cost}
+	if grid := sameLagBudgets(cost); len(grid) > 0 {
+		budgets = append(budgets, grid[0])
+	}
+	pts, err := cv.at(budgets...)
 	if err != nil {
 		return err
 	}
@@ -151,21 +156,34 @@ func (st *study) atCost(c *Comparison, main bool, cv *curve) error {
 
 // sameLag finds the cheapest fit, at budgets from 1 request per item to
 // the baseline's cost, that waits no longer than the baseline on the
-// held-out items: from the fits at its cost and at sameLagGrid budgets
-// halving from it (sameLagBudgets, fitted at once with the fit at its
-// cost), then sameLagSteps more between the dearest that waits longer
-// and the cheapest that does not (nextSameLag: by the line through them,
-// then halfway, in turn). Every fit tried is kept if it qualifies, the
-// lag falling with the budget only to held-out noise.
+// held-out items: from the fits at its cost and at up to sameLagGrid
+// budgets halving from it (sameLagBudgets), each fitted only while the
+// last still waits no longer (the first, half the cost, at once with the
+// fit at its cost), then sameLagSteps more between the dearest that
+// waits longer and the cheapest that does not (nextSameLag: by the line
+// through them, then halfway, in turn). Every fit tried is kept if it
+// qualifies, the lag falling with the budget only to held-out noise:
+// a budget below one that waits longer is not fitted, as on a falling
+// curve it would wait longer still.
 func (st *study) sameLag(c *Comparison, cv *curve) error {
 	c.Saving = math.NaN()
 	if c.Budget.Kind() != BudgetRequests {
 		return nil
 	}
 	want, cost := c.Baseline.Lag.Mean, c.Budget.RequestsPerItem
-	pts, err := cv.at(append(sameLagBudgets(cost), cost)...)
+	pts, err := cv.at(cost)
 	if err != nil {
 		return err
+	}
+	for _, b := range sameLagBudgets(cost) {
+		p, err := cv.at(b)
+		if err != nil {
+			return err
+		}
+		pts = append(pts, p[0])
+		if !p[0].ok || p[0].row.Lag.Mean > want {
+			break
+		}
 	}
 	for k := range sameLagSteps {
 		b, ok := nextSameLag(pts, want, k%2 == 0)

@@ -108,8 +108,9 @@ func (cv *curve) fit(b float64) (curvePoint, error) {
 }
 
 // sameLagGrid is how many budgets below the baseline's cost the search
-// for its lag fits at once, halving from the cost; sameLagSteps is how
-// many fits then narrow it.
+// for its lag fits at most, halving from the cost while each still
+// waits no longer than the baseline; sameLagSteps is how many fits then
+// narrow it.
 const (
 	sameLagGrid  = 3
 	sameLagSteps = 3
