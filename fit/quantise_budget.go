@@ -109,11 +109,18 @@ func (t *budgetTable) open(row, a, b int) {
 	}
 	// The row's span grows to [min(a, lo), max(b, hi)]: clear what it
 	// gains on either side.
-	for r := a; r < lo; r++ {
-		t.v[base+r] = math.Inf(1)
+	inf := math.Inf(1)
+	if a < lo {
+		clear := t.v[base+a : base+lo]
+		for r := range clear {
+			clear[r] = inf
+		}
 	}
-	for r := hi + 1; r <= b; r++ {
-		t.v[base+r] = math.Inf(1)
+	if hi < b {
+		clear := t.v[base+hi+1 : base+b+1]
+		for r := range clear {
+			clear[r] = inf
+		}
 	}
 	t.lo[row], t.hi[row] = min(lo, a), max(hi, b)
 }
@@ -130,12 +137,17 @@ func (t *budgetTable) set(s, node, r int, x float64, e int32) {
 func (t *budgetTable) prune(s int) {
 	for node := range t.n {
 		row := s*t.n + node
-		base, live := row*t.width, t.live[row][:0]
+		live, lo, hi := t.live[row][:0], t.lo[row], t.hi[row]
+		if lo > hi {
+			t.live[row] = live
+			continue
+		}
 		m := math.Inf(1)
-		for r := t.lo[row]; r <= t.hi[row]; r++ {
-			if x := t.v[base+r]; x < m {
+		base := row*t.width + lo
+		for r, x := range t.v[base : base+hi-lo+1] {
+			if x < m {
 				m = x
-				live = append(live, int32(r))
+				live = append(live, int32(lo+r))
 			}
 		}
 		t.live[row] = live
