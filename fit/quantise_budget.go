@@ -1,6 +1,9 @@
 package fit
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // solveWithin finds the cheapest schedule of at most k clauses whose
 // spending (requests per item, or priced asks when asks is set) stays
@@ -159,21 +162,19 @@ func (t *budgetTable) prune(s int) {
 func (t *budgetTable) extend(s, from, to, dr int, c float64, e int32) {
 	live := t.live[s*t.n+from]
 	top := t.width - 1 - dr
-	n := 0
-	for n < len(live) && int(live[n]) <= top {
-		n++
-	}
-	if n == 0 {
+	if len(live) == 0 || int(live[0]) > top {
 		return
 	}
+	// The cells that stay within the table: live rises, so a prefix.
+	n, _ := slices.BinarySearch(live, int32(top)+1)
 	live = live[:n]
 	dst := (s+1)*t.n + to
 	t.open(dst, int(live[0])+dr, int(live[n-1])+dr)
 	src, db := (s*t.n+from)*t.width, dst*t.width+dr
+	sv, dv, df := t.v[src:src+top+1], t.v[db:db+top+1], t.from[db:db+top+1]
 	for _, r := range live {
-		if x := t.v[src+int(r)]; x+c < t.v[db+int(r)] {
-			t.v[db+int(r)] = x + c
-			t.from[db+int(r)] = e
+		if x := sv[r] + c; x < dv[r] {
+			dv[r], df[r] = x, e
 		}
 	}
 }
