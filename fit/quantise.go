@@ -135,8 +135,9 @@ func newClauseSetFrom(l law, first, horizon time.Duration, forever bool, ds, bs 
 	return sg
 }
 
-// walker evaluates the law at the lattice of ages the walks visit,
-// each age once.
+// walker evaluates the law at the lattice of ages the walks visit: a
+// density's each age once (its CDF is dear), a log's each time (two
+// binary searches over its ages cost less than a map of them).
 type walker struct {
 	l       law
 	total   float64
@@ -175,6 +176,9 @@ func (w *walker) overspent(acc sums, count float64) bool {
 }
 
 func (w *walker) at(a time.Duration) pt {
+	if il, ok := w.l.(*itemLaw); ok {
+		return il.at(a.Seconds())
+	}
 	v, ok := w.cache[a]
 	if !ok {
 		v = w.l.at(a.Seconds())
