@@ -55,7 +55,7 @@ func (p *problem) run() (*Result, error) {
 		return nil, err
 	}
 	res.Fitted = predict(p.l, seconds(asks))
-	if p.dens != nil {
+	if p.dens != nil && !p.opt.noRate {
 		c, err := p.continuous()
 		if err == nil {
 			res.Continuous = &c
