@@ -3,7 +3,6 @@ package fit
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/pollfit/pollfit/estimate"
@@ -47,13 +46,13 @@ func alignedKey(period, last, until time.Duration) lawKey {
 // lawCache holds the laws of one sample, smp, and of its cuts. A nil
 // cache holds none: every law asked of it is made anew.
 type lawCache struct {
-	smp   Sample
-	mu    sync.Mutex
-	laws  map[lawKey]*onceLaw
-	dists map[distKey]*onceDist
-	// replays are the replays of smp the shapes' grafts make (see
-	// lawCache.replay), made on first use.
-	replays map[replayKey]*onceReplay
+	smp  Sample
+	laws onceMap[lawKey, *itemLaw]
+	// dists are the tables of the study's smoothed densities (see
+	// lawCache.distLaw), and replays the replays of smp the shapes'
+	// grafts make (see lawCache.replay).
+	dists   onceMap[distKey, *distLaw]
+	replays onceMap[replayKey, replayDone]
 }
 
 // distKey says which tabulated density: a smoothed density of the
@@ -63,25 +62,15 @@ type distKey struct {
 	end float64
 }
 
-// onceDist is a density's table made once.
-type onceDist struct {
-	once sync.Once
-	l    *distLaw
-}
-
 // maxDists bounds the tables a cache keeps: a study's fits share a few
 // ends (the give-up age, the horizons of asks-by fits) and densities
 // (the one chosen and the bandwidths its cross-validation tries).
 const maxDists = 32
 
-// onceLaw is a law made once.
-type onceLaw struct {
-	once sync.Once
-	l    *itemLaw
-}
-
 func newLawCache(smp Sample) *lawCache {
-	return &lawCache{smp: smp, laws: map[lawKey]*onceLaw{}, dists: map[distKey]*onceDist{}}
+	c := &lawCache{smp: smp}
+	c.dists.max, c.replays.max = maxDists, maxReplays
+	return c
 }
 
 // distLaw is newDistLaw(d, end): from the cache when d is a smoothed
@@ -94,19 +83,7 @@ func (c *lawCache) distLaw(d Distribution, end float64) *distLaw {
 	if c == nil || !ok || e == nil {
 		return newDistLaw(d, end)
 	}
-	k := distKey{e, end}
-	c.mu.Lock()
-	o := c.dists[k]
-	if o == nil && len(c.dists) < maxDists {
-		o = &onceDist{}
-		c.dists[k] = o
-	}
-	c.mu.Unlock()
-	if o == nil {
-		return newDistLaw(d, end)
-	}
-	o.once.Do(func() { o.l = newDistLaw(d, end) })
-	return o.l
+	return c.dists.get(distKey{e, end}, func() *distLaw { return newDistLaw(d, end) })
 }
 
 // law is the law of smp cut as key says, which cut makes: from the
@@ -116,15 +93,7 @@ func (c *lawCache) law(smp Sample, key lawKey, cut func() Sample) *itemLaw {
 	if c == nil || !c.holds(smp) {
 		return newSampleLaw(cut())
 	}
-	c.mu.Lock()
-	e := c.laws[key]
-	if e == nil {
-		e = &onceLaw{}
-		c.laws[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.l = newSampleLaw(cut()) })
-	return e.l
+	return c.laws.get(key, func() *itemLaw { return newSampleLaw(cut()) })
 }
 
 // holds reports whether smp is the very sample c was made for: the same

@@ -106,8 +106,8 @@ func TestStudyFitsSameWithCache(t *testing.T) {
 			t.Errorf("budget %v: with the cache %q (lag %v), without %q (lag %v)", b, schedule.Format(z.Schedule), z.Shaped.Lag.Mean, schedule.Format(a.Schedule), a.Shaped.Lag.Mean)
 		}
 	}
-	if len(c.laws) < 2 {
-		t.Errorf("the cache holds %d laws after fits with batch shapes; want the sample's and its cuts'", len(c.laws))
+	if c.laws.len() < 2 {
+		t.Errorf("the cache holds %d laws after fits with batch shapes; want the sample's and its cuts'", c.laws.len())
 	}
 }
 

@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"sync"
 	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -24,11 +23,10 @@ type replayKey struct {
 	h time.Duration
 }
 
-// onceReplay is a replay made once.
-type onceReplay struct {
-	once sync.Once
-	m    Metrics
-	err  error
+// replayDone is one replay's outcome, as the cache keeps it.
+type replayDone struct {
+	m   Metrics
+	err error
 }
 
 // maxReplays bounds the replays a cache keeps (each a few hundred
@@ -41,20 +39,9 @@ func (c *lawCache) replay(s *schedule.Schedule, smp Sample, h time.Duration) (Me
 	if c == nil || !c.holds(smp) {
 		return ReplaySample(s, smp, ReplayOptions{Horizon: h})
 	}
-	k := replayKey{schedule.Format(s), h}
-	c.mu.Lock()
-	if c.replays == nil {
-		c.replays = map[replayKey]*onceReplay{}
-	}
-	e := c.replays[k]
-	if e == nil && len(c.replays) < maxReplays {
-		e = &onceReplay{}
-		c.replays[k] = e
-	}
-	c.mu.Unlock()
-	if e == nil {
-		return ReplaySample(s, smp, ReplayOptions{Horizon: h})
-	}
-	e.once.Do(func() { e.m, e.err = ReplaySample(s, smp, ReplayOptions{Horizon: h}) })
-	return e.m, e.err
+	r := c.replays.get(replayKey{schedule.Format(s), h}, func() replayDone {
+		m, err := ReplaySample(s, smp, ReplayOptions{Horizon: h})
+		return replayDone{m, err}
+	})
+	return r.m, r.err
 }
