@@ -269,8 +269,9 @@ func (sg *clauseSet) solve(obj Objective, k int, lambda, mu float64) []segEdge {
 	}
 	v[0][0] = sg.first.objective(obj) + lambda*sg.first.requests + mu*sg.firstN + sg.askPrice
 	for s := 0; s < k; s++ {
+		last := s == k-1 // its row is read at the horizon only
 		for e, ed := range sg.edges {
-			if v[s][ed.from] == inf {
+			if v[s][ed.from] == inf || last && ed.to != n-1 {
 				continue
 			}
 			c := v[s][ed.from] + ed.s.objective(obj) + (sg.tieBreak+sg.askPrice)*ed.asks + lambda*ed.s.requests + mu*ed.count

@@ -43,14 +43,18 @@ func (sg *clauseSet) solveWithin(obj Objective, k int, limit float64, asks bool,
 	for e, ed := range sg.edges {
 		dr[e], cost[e] = use(ed.s, ed.count), ed.s.objective(obj)+(sg.tieBreak+sg.askPrice)*ed.asks
 	}
+	end := len(sg.b) - 1
 	for s := 0; s < k; s++ {
 		t.prune(s)
+		last := s == k-1 // its rows are read at the horizon only (best)
 		for e, ed := range sg.edges {
-			t.extend(s, ed.from, ed.to, dr[e], cost[e], int32(e))
+			if !last || ed.to == end {
+				t.extend(s, ed.from, ed.to, dr[e], cost[e], int32(e))
+			}
 		}
 	}
-	t.prune(k)
-	bs, br := t.best(len(sg.b) - 1)
+	t.pruneRow(k*t.n + end)
+	bs, br := t.best(end)
 	if bs < 0 {
 		return nil
 	}
@@ -139,22 +143,26 @@ func (t *budgetTable) set(s, node, r int, x float64, e int32) {
 // cheaper than every cell of the row at a smaller spending.
 func (t *budgetTable) prune(s int) {
 	for node := range t.n {
-		row := s*t.n + node
-		live, lo, hi := t.live[row][:0], t.lo[row], t.hi[row]
-		if lo > hi {
-			t.live[row] = live
-			continue
-		}
-		m := math.Inf(1)
-		base := row*t.width + lo
-		for r, x := range t.v[base : base+hi-lo+1] {
-			if x < m {
-				m = x
-				live = append(live, int32(lo+r))
-			}
-		}
-		t.live[row] = live
+		t.pruneRow(s*t.n + node)
 	}
+}
+
+// pruneRow lists one row's undominated cells.
+func (t *budgetTable) pruneRow(row int) {
+	live, lo, hi := t.live[row][:0], t.lo[row], t.hi[row]
+	if lo > hi {
+		t.live[row] = live
+		return
+	}
+	m := math.Inf(1)
+	base := row*t.width + lo
+	for r, x := range t.v[base : base+hi-lo+1] {
+		if x < m {
+			m = x
+			live = append(live, int32(lo+r))
+		}
+	}
+	t.live[row] = live
 }
 
 // extend relaxes edge e (from → to, spending dr, cost c) from row
