@@ -119,7 +119,9 @@ func (st *study) fit(b Budget, stuck int) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.res.Density != nil {
+	// After the main fit the smoothed optimum only places deadline bursts
+	// (or is the schedule, with Exact): without either it is not made.
+	if st.res.Density != nil && (st.res.Fit == nil || st.smoothingShips()) {
 		st.smoothOptimum(res, o)
 		if err := st.stopped("fit: exact optimum"); err != nil {
 			return nil, err
