@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/pollfit/pollfit/fit/schedule"
 )
@@ -41,14 +42,18 @@ func (st *study) bootstrap() error {
 		rows = append(rows, &r.Baselines[i].Baseline, &r.Baselines[i].Fitted)
 		scheds = append(scheds, st.opt.Baselines[i].Schedule, c.Schedule)
 	}
-	reps := make([]*replayed, len(rows))
+	// Each schedule is replayed and measured once, however many rows and
+	// readings it stands for (fitted@ is often the fitted schedule, and
+	// an equal-cost reading fitted@'s).
+	var reps distinctReplays
+	at := make([]int, len(rows))
 	for k, row := range rows {
-		reps[k] = replayAll(scheds[k], st.test.Items, replayHorizon(scheds[k], st.test, row.Horizon))
+		at[k] = reps.add(scheds[k], st.test, row.Horizon)
 	}
-	reads := make([][]*replayed, len(r.Baselines))
+	reads := make([][]int, len(r.Baselines))
 	for i, c := range r.Baselines {
 		for _, s := range c.reads {
-			reads[i] = append(reads[i], replayAll(s, st.test.Items, replayHorizon(s, st.test, c.Fitted.Horizon)))
+			reads[i] = append(reads[i], reps.add(s, st.test, c.Fitted.Horizon))
 		}
 	}
 	lag, p95, req := grid2(len(rows), n), grid2(len(rows), n), grid2(len(rows), n)
@@ -62,13 +67,15 @@ func (st *study) bootstrap() error {
 		w := bufs.Get().([]float64)
 		defer bufs.Put(w)
 		draw.resample(rand.New(rand.NewPCG(st.opt.Seed, 0xb0075+uint64(j))), w)
-		for k, rp := range reps {
-			lag[k][j], p95[k][j], req[k][j] = rp.measure(w)
+		ms := reps.measure(w)
+		for k := range rows {
+			m := ms[at[k]]
+			lag[k][j], p95[k][j], req[k][j] = m.lag, m.p95, m.req
 		}
 		for i, c := range r.Baselines {
 			ys := make([]float64, len(reads[i]))
-			for k, rp := range reads[i] {
-				ys[k], _, _ = rp.measure(w)
+			for k, d := range reads[i] {
+				ys[k] = ms[d].lag
 			}
 			change[i][j] = relChange(c.equalCostLag(ys), lag[1+2*i][j])
 		}
@@ -127,4 +134,36 @@ func containing(ci Interval, x float64) Interval {
 		return ci
 	}
 	return Interval{math.Min(ci[0], x), math.Max(ci[1], x)}
+}
+
+// distinctReplays are the schedules a bootstrap measures, each replayed
+// once on the held-out items: by canonical text and horizon.
+type distinctReplays struct {
+	keys []replayKey
+	reps []*replayed
+}
+
+// add is the index of s replayed on smp to the horizon Replay gives
+// h, replaying it when new.
+func (d *distinctReplays) add(s *schedule.Schedule, smp Sample, h time.Duration) int {
+	h = replayHorizon(s, smp, h)
+	k := replayKey{schedule.Format(s), h}
+	if i := slices.Index(d.keys, k); i >= 0 {
+		return i
+	}
+	d.keys = append(d.keys, k)
+	d.reps = append(d.reps, replayAll(s, smp.Items, h))
+	return len(d.reps) - 1
+}
+
+// resampled is one replay measured on a resample.
+type resampled struct{ lag, p95, req float64 }
+
+// measure measures each replay on the resample of weights w.
+func (d *distinctReplays) measure(w []float64) []resampled {
+	out := make([]resampled, len(d.reps))
+	for i, rp := range d.reps {
+		out[i].lag, out[i].p95, out[i].req = rp.measure(w)
+	}
+	return out
 }
