@@ -270,6 +270,9 @@ type study struct {
 	horizon  time.Duration // the Options.Horizon each fit gets
 	isj      float64       // the density estimate's own bandwidth
 	smoothed bool          // the bandwidth is chosen
+	// point is a frontier point's study, whose fits' continuous rates
+	// nothing reads (only a study's main fit's is drawn).
+	point bool
 	// shapes is closed when the estimators started by startShapes are
 	// done, with their findings in found.
 	shapes chan struct{}

@@ -141,7 +141,7 @@ func (st *study) smoothOptimum(res *Result, opt Options) {
 	st.chooseSmoothing(opt, res.Horizon)
 	o := opt
 	o.Horizon, o.Exact, o.Consider = res.Horizon, true, nil
-	o.noRate = st.res.Fit != nil // only the main fit's rate is read
+	o.noRate = st.res.Fit != nil || st.point // only a study's main fit's rate is read
 	if o.Budget.Kind() == BudgetAsksBy {
 		o.Horizon = 0
 	}

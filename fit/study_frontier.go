@@ -119,6 +119,7 @@ func (st *study) frontierPoint(b float64, fam *frontierFamilies) (FrontierPoint,
 	fp := FrontierPoint{RequestsPerItem: b}
 	budget := Budget{RequestsPerItem: b}
 	st.res.Budget, st.res.BudgetFrom, st.res.Fit = budget, "", nil
+	st.point = true
 	if err := st.stuckCap(); err != nil {
 		return fp, err
 	}
