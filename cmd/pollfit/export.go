@@ -96,7 +96,7 @@ func runExport(e *env, fs *pflag.FlagSet, o *exportOpts, args []string) error {
 	}
 	for _, name := range []string{"package", "var", "type", "var-only", "horizon", "json", "service", "codes", "grpc-client", "explore", "explore-seed"} {
 		if fs.Changed(name) && !slices.Contains(exportFlagFormats[name], f) {
-			return usagef("export: --%s applies to --format %s only", name, strings.Join(exportFlagFormats[name], " and "))
+			return usagef("export: --%s applies to --format %s only", name, quote.List(exportFlagFormats[name], "and"))
 		}
 	}
 	if fs.Changed("explore-seed") && *o.explore == 0 {
