@@ -52,15 +52,28 @@ type distLaw struct {
 
 // newDistLaw tabulates d on [0, end].
 func newDistLaw(d Distribution, end float64) *distLaw {
-	const n = 4000
+	return newDistLawN(d, end, distQuantiles)
+}
+
+// distQuantiles is how many quantiles (and grid steps) newDistLaw
+// places its grid at; cvQuantiles how many the smoothing's
+// cross-validation tabulates its candidate densities at, as its exact
+// fits rank bandwidths rather than ship a schedule (as cvCandidates).
+const (
+	distQuantiles = 4000
+	cvQuantiles   = 1000
+)
+
+// newDistLawN tabulates d on [0, end] at n quantiles and grid steps.
+func newDistLawN(d Distribution, end float64, n int) *distLaw {
 	pts := make([]float64, 0, 3*n)
 	for k := 0; k <= n; k++ {
-		x := float64(k) / n
+		x := float64(k) / float64(n)
 		pts = append(pts, end*x, end*x*x*x)
 	}
 	if q, ok := d.(quantiler); ok {
 		for k := 1; k < n; k++ {
-			x := q.Quantile(float64(k) / n)
+			x := q.Quantile(float64(k) / float64(n))
 			if x > 0 && x < end && !math.IsInf(x, 0) {
 				// A point just below each quantile keeps atoms exact.
 				pts = append(pts, x, math.Nextafter(x, 0))

@@ -118,6 +118,12 @@ func Optimal(d Distribution, opt Options) (*Result, error) {
 
 // distProblem is the problem of fitting to d.
 func distProblem(d Distribution, opt Options) (*problem, error) {
+	return distProblemAt(d, opt, distQuantiles)
+}
+
+// distProblemAt is distProblem with d tabulated at n quantiles (the
+// study's cache keeps only the tables at distQuantiles).
+func distProblemAt(d Distribution, opt Options, n int) (*problem, error) {
 	p, err := newProblem(opt)
 	if err != nil {
 		return nil, err
@@ -131,7 +137,11 @@ func distProblem(d Distribution, opt Options) (*problem, error) {
 		p.forever = true
 	}
 	p.setEnd(end)
-	p.l = p.opt.laws.distLaw(d, p.end)
+	if n == distQuantiles {
+		p.l = p.opt.laws.distLaw(d, p.end)
+	} else {
+		p.l = newDistLawN(d, p.end, n)
+	}
 	if dens, ok := d.(Density); ok {
 		if sm, ok := d.(interface{ Smooth() bool }); !ok || sm.Smooth() {
 			p.dens = dens

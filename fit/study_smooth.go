@@ -166,7 +166,7 @@ func (st *study) crossValidate(o Options) (best int, ok bool) {
 // exactAsks is the exact optimum of d under o and the price per request
 // it was found at (0 for a budget of asks).
 func exactAsks(d Distribution, o Options) ([]float64, float64, bool) {
-	p, err := distProblem(d, o)
+	p, err := distProblemAt(d, o, cvQuantiles)
 	if err != nil || p.first >= p.end {
 		return nil, 0, false
 	}
