@@ -167,6 +167,7 @@ func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, 
 // so little.
 func (st *study) curvePoint(b float64) (*CostLag, error) {
 	st.res.Budget, st.res.BudgetFrom = Budget{RequestsPerItem: b}, ""
+	st.point = true
 	if err := st.stuckCap(); err != nil {
 		return nil, err
 	}

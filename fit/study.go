@@ -270,8 +270,9 @@ type study struct {
 	horizon  time.Duration // the Options.Horizon each fit gets
 	isj      float64       // the density estimate's own bandwidth
 	smoothed bool          // the bandwidth is chosen
-	// point is a frontier point's study, whose fits' continuous rates
-	// nothing reads (only a study's main fit's is drawn).
+	// point is the study of a frontier point or of a point of a group's
+	// curve, whose fits' smoothed optima and continuous rates nothing
+	// reads but where they ship (see isMain).
 	point bool
 	// shapes is closed when the estimators started by startShapes are
 	// done, with their findings in found.

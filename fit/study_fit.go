@@ -119,9 +119,10 @@ func (st *study) fit(b Budget, stuck int) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// After the main fit the smoothed optimum only places deadline bursts
-	// (or is the schedule, with Exact): without either it is not made.
-	if st.res.Density != nil && (st.res.Fit == nil || st.smoothingShips()) {
+	// Beside the main fit the smoothed optimum only places deadline
+	// bursts (or is the schedule, with Exact): without either it is not
+	// made.
+	if st.res.Density != nil && (st.isMain() || st.smoothingShips()) {
 		st.smoothOptimum(res, o)
 		if err := st.stopped("fit: exact optimum"); err != nil {
 			return nil, err
@@ -141,7 +142,7 @@ func (st *study) smoothOptimum(res *Result, opt Options) {
 	st.chooseSmoothing(opt, res.Horizon)
 	o := opt
 	o.Horizon, o.Exact, o.Consider = res.Horizon, true, nil
-	o.noRate = st.res.Fit != nil || st.point // only a study's main fit's rate is read
+	o.noRate = !st.isMain() // only a study's main fit's rate is read
 	if o.Budget.Kind() == BudgetAsksBy {
 		o.Horizon = 0
 	}
@@ -154,3 +155,8 @@ func (st *study) smoothOptimum(res *Result, opt Options) {
 		res.Schedule = sm.Schedule
 	}
 }
+
+// isMain reports whether the next fit is the study's main one, whose
+// smoothed optimum and continuous rate the result shows: the first, in a
+// study that is not a point of a frontier or of a group's curve.
+func (st *study) isMain() bool { return st.res.Fit == nil && !st.point }
