@@ -69,9 +69,9 @@ type Options struct {
 	// shape is joined to without the exact optimum, which the graft does
 	// not use (see problem.run).
 	partOnly bool
-	// noRate, set by a study for the fits after its main one, leaves the
-	// continuous rate (Result.Continuous) out: only the main fit's is
-	// read (its plot draws it).
+	// noRate, set by a study for every fit but its main one (see
+	// study.isMain), leaves the continuous rate (Result.Continuous) out:
+	// only the main fit's is read (its plot draws it).
 	noRate bool
 	// clauses, set by the shapes' grafts, keeps the clause set of a
 	// graft's cut law across its rounds (see clauseCache); nil walks it

@@ -113,9 +113,14 @@ func newClauseSetFrom(l law, first, horizon time.Duration, forever bool, ds, bs 
 		index[b] = k
 	}
 	f := first.Seconds()
-	w := &walker{l: l, total: l.total(), cache: map[time.Duration]pt{}, index: index, horizon: horizon, countTo: countTo, spend: spend, minGap: minGap, maxGap: maxGap}
-	if il, ok := l.(*itemLaw); ok && forever {
-		w.stuck = 1 / il.n
+	w := &walker{l: l, total: l.total(), index: index, horizon: horizon, countTo: countTo, spend: spend, minGap: minGap, maxGap: maxGap}
+	if il, ok := l.(*itemLaw); ok {
+		w.log = il
+		if forever {
+			w.stuck = 1 / il.n
+		}
+	} else {
+		w.cache = map[time.Duration]pt{}
 	}
 	p0 := w.at(first)
 	sg.first = sums{lag: firstPt(Mean, p0), lag2: firstPt(RMS, p0), requests: w.total + p0.pend, detected: p0.f}
@@ -139,8 +144,11 @@ func newClauseSetFrom(l law, first, horizon time.Duration, forever bool, ds, bs 
 // density's each age once (its CDF is dear), a log's each time (two
 // binary searches over its ages cost less than a map of them).
 type walker struct {
-	l       law
-	total   float64
+	l     law
+	total float64
+	// log is l when it is a log's, read directly; cache holds another
+	// law's values at the ages visited.
+	log     *itemLaw
 	cache   map[time.Duration]pt
 	index   map[time.Duration]int
 	horizon time.Duration
@@ -176,8 +184,8 @@ func (w *walker) overspent(acc sums, count float64) bool {
 }
 
 func (w *walker) at(a time.Duration) pt {
-	if il, ok := w.l.(*itemLaw); ok {
-		return il.at(a.Seconds())
+	if w.log != nil {
+		return w.log.at(a.Seconds())
 	}
 	v, ok := w.cache[a]
 	if !ok {
