@@ -42,9 +42,14 @@ type Sketch struct {
 	Holdout float64
 	Seed    uint64
 	// Sample is the most distinct rows each part's item sample keeps;
-	// 0: the sketch keeps no sample. A segmented sketch's segments keep
-	// none: only its parts of all values together do.
+	// 0: the sketch keeps no sample.
 	Sample int
+	// SegmentSample is the most distinct rows the item sample of each
+	// part of each value of a segmented sketch keeps, by the same hash
+	// (0, the default: the values keep bins only). A value's sample is
+	// then the one a sketch of that value's rows alone, of Sample
+	// SegmentSample, would keep. Sketch files keep no value's sample.
+	SegmentSample int
 	// Fit and HeldOut are the parts (of all segments together, in a
 	// segmented sketch).
 	Fit, HeldOut SketchPart
@@ -192,14 +197,14 @@ func (s *Sketch) Add(it Item, w float64) {
 }
 
 // add is Add for an item of hash h whose age is in bin b, and AddBy for
-// segment g when it is not nil (segments keep no sample).
+// segment g when it is not nil (its sample of SegmentSample rows).
 func (s *Sketch) add(h uint64, it Item, w float64, b int, g *SketchSegment) {
 	fitW, outW := s.split(h, w)
 	s.Fit.add(h, it, fitW, s.Sample, b)
 	s.HeldOut.add(h, it, outW, s.Sample, b)
 	if g != nil {
-		g.Fit.add(h, it, fitW, 0, b)
-		g.HeldOut.add(h, it, outW, 0, b)
+		g.Fit.add(h, it, fitW, s.SegmentSample, b)
+		g.HeldOut.add(h, it, outW, s.SegmentSample, b)
 	}
 }
 
@@ -234,7 +239,7 @@ func SplitRow(it Item, w, share float64, seed uint64) (fitW, outW float64) {
 // Merge adds the rows of t to s; both must have the same split and the
 // same segment column (or none), and segments merge value by value. The
 // samples merge to the smaller Sample of the two (none when either has
-// none).
+// none), and the values' to the smaller SegmentSample.
 func (s *Sketch) Merge(t *Sketch) error {
 	switch {
 	case t.noSplit && t.Empty():
@@ -258,13 +263,14 @@ func (s *Sketch) Merge(t *Sketch) error {
 	if n := len(s.Segments) + s.newValues(t); n > MaxSketchSegments && s.By != "" {
 		return fmt.Errorf("sketch: merged, %d values of %s: a segmented sketch keeps at most %d", n, s.By, MaxSketchSegments)
 	}
+	s.SegmentSample = min(s.SegmentSample, t.SegmentSample)
 	for _, g := range t.Segments {
 		d, err := s.segment(g.Value)
 		if err != nil {
 			return err
 		}
-		d.Fit.merge(&g.Fit, 0)
-		d.HeldOut.merge(&g.HeldOut, 0)
+		d.Fit.merge(&g.Fit, s.SegmentSample)
+		d.HeldOut.merge(&g.HeldOut, s.SegmentSample)
 	}
 	s.addDropped(t.Dropped)
 	s.Sample = min(s.Sample, t.Sample)

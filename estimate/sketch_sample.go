@@ -126,6 +126,12 @@ func (s *rowSample) add(r sampleRow, k int) {
 	}
 }
 
+// clone is a copy of s that shares no memory with it.
+func (s *rowSample) clone() rowSample {
+	c := rowSample{k: s.k, rows: slices.Clone(s.rows), sorted: s.sorted, capped: s.capped, cut: s.cut}
+	return c
+}
+
 // grow makes room for more rows: twice as many, or all of slack(k) once
 // that is less than four times as many, so that little memory is left
 // behind as the sample fills.

@@ -18,10 +18,12 @@ type SketchSegment struct {
 }
 
 // NewSegmentedSketch returns an empty sketch of the split NewSketch
-// makes, that also keeps one sketch per value of column by (AddBy). The
+// makes, that also keeps one sketch per value of column by (AddBy), each
+// with an item sample of DefaultSample rows a part (SegmentSample). The
 // rows of every value split by the same hash as an unsegmented sketch's,
 // so its Fit and HeldOut, all the segments together, are the sketch
-// NewSketch would make of the same rows.
+// NewSketch would make of the same rows, and each value's (Segment) the
+// sketch NewSketch would make of that value's rows.
 func NewSegmentedSketch(by string, holdout float64, seed uint64) (*Sketch, error) {
 	if by == "" {
 		return nil, errors.New("sketch: a segmented sketch needs the column it is split by")
@@ -30,7 +32,7 @@ func NewSegmentedSketch(by string, holdout float64, seed uint64) (*Sketch, error
 	if err != nil {
 		return nil, err
 	}
-	s.By = by
+	s.By, s.SegmentSample = by, DefaultSample
 	return s, nil
 }
 
@@ -73,12 +75,15 @@ func (s *Sketch) segment(v string) (*SketchSegment, error) {
 }
 
 // Segment is value v's sketch as a sketch of its own (nil when the
-// sketch has no such value): the same split, no segments. It shares no
+// sketch has no such value): the same split, no segments, and the
+// value's item sample of SegmentSample rows as its Sample. It shares no
 // memory with s.
 func (s *Sketch) Segment(v string) *Sketch {
 	for _, g := range s.Segments {
 		if g.Value == v {
-			return &Sketch{Holdout: s.Holdout, Seed: s.Seed, Fit: g.Fit, HeldOut: g.HeldOut} // bins only: no item sample
+			out := &Sketch{Holdout: s.Holdout, Seed: s.Seed, Sample: s.SegmentSample, Fit: g.Fit, HeldOut: g.HeldOut}
+			out.Fit.sample, out.HeldOut.sample = g.Fit.sample.clone(), g.HeldOut.sample.clone()
+			return out
 		}
 	}
 	return nil

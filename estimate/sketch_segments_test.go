@@ -32,7 +32,21 @@ func TestSegmentedSketch(t *testing.T) {
 		t.Fatalf("values %q, want the 4 of %q", s.Values(), want)
 	}
 	for v, its := range byValue {
-		sameSketch(t, mustSketch(t, its, 0.3, 7), s.Segment(v))
+		alone, seg := mustSketch(t, its, 0.3, 7), s.Segment(v)
+		sameSketch(t, alone, seg)
+		sameSample(t, v, alone, seg)
+	}
+	small, _ := NewSegmentedSketch("method", 0.3, 7)
+	small.SegmentSample = 100 // fewer than any value's rows: each sample is the least 100 by hash
+	for k, it := range items {
+		small.AddBy(segValue(k), it, 1)
+	}
+	for v, its := range byValue {
+		alone := &Sketch{Holdout: 0.3, Seed: 7, Sample: 100}
+		for _, it := range its {
+			alone.Add(it, 1)
+		}
+		sameSample(t, v, alone, small.Segment(v))
 	}
 	whole := *s
 	whole.DropSegments()
@@ -147,5 +161,18 @@ func TestReadSQLSegmentedSketch(t *testing.T) {
 	sameSketch(t, s, got)
 	for _, v := range s.Values() {
 		sameSketch(t, s.Segment(v), got.Segment(v))
+	}
+}
+
+// sameSample fails unless b's parts keep the item samples a's do: the
+// same rows with the same weights, standing for as many rows.
+func sameSample(t *testing.T, what string, a, b *Sketch) {
+	t.Helper()
+	for k, pair := range [][2]*SketchPart{{&a.Fit, &b.Fit}, {&a.HeldOut, &b.HeldOut}} {
+		ai, aw, as := pair[0].Sampled()
+		bi, bw, bs := pair[1].Sampled()
+		if len(ai) == 0 || !reflect.DeepEqual(ai, bi) || !reflect.DeepEqual(aw, bw) || as != bs {
+			t.Errorf("%s part %d: sample of %d rows (scale %g), want %d (scale %g)", what, k, len(bi), bs, len(ai), as)
+		}
 	}
 }

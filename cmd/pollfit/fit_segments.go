@@ -56,7 +56,7 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	if err != nil {
 		return nil, err
 	}
-	segs, stats, notes := in.Groups, in.Stats, in.Notes
+	segs, notes := in.Groups, in.Notes
 	if err := segmentBaselines(bf.by, segs, own); err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
@@ -74,7 +74,7 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 		}
 	}
 	rep := &segmentReport{by: bf.by, res: res, opt: opt, notes: segmentNotes(bf.by, notes, res),
-		source: fmt.Sprintf("%s (%d items, %d values of %s)", strings.Join(args, ", "), stats.Items, len(segs), bf.by)}
+		source: groupsSource(args, in, bf.by)}
 	if !rf.quiet {
 		for _, n := range rep.notes {
 			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)

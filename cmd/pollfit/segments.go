@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/export"
 	"github.com/pollfit/pollfit/fit"
@@ -36,6 +39,24 @@ func (r *readFlags) readSegments(e *env, args []string, cmd, by string, needs so
 	so := source.Options{Holdout: opt.Holdout, Seed: opt.Seed, Needs: needs}
 	so.Log.By = by
 	return r.read(e, args, cmd, so)
+}
+
+// groupsSource describes the input of a study by column by, for the
+// header of its table: how many items and values, and when the values
+// are fitted on their item samples, how many rows those hold and why.
+func groupsSource(args []string, in *source.Input, by string) string {
+	s := fmt.Sprintf("%s (%d items, %d values of %s", strings.Join(args, ", "), in.Stats.Items, len(in.Groups), by)
+	if in.Sampled != "" {
+		rows := 0
+		for _, g := range in.Groups {
+			rows += g.Sample.Len()
+			if g.HeldOut != nil {
+				rows += g.HeldOut.Sample.Len()
+			}
+		}
+		s += fmt.Sprintf(", fitted and measured on each value's item sample by hash, %d rows in all, as %s", rows, in.Sampled)
+	}
+	return s + ")"
 }
 
 // segmentName is a segment's value for people, as -f dsl writes it:

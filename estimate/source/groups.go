@@ -12,16 +12,20 @@ import (
 
 // readGroups is Read with a group column (Options.Log.By): one sample
 // per value in the order the values first came. A raw log is read in one
-// pass into a sketch per value, whose bins are the groups' samples,
-// unless the caller needs the items (Needs.Always), the pass finds it
-// needs the item sample, the column has more values than a sketch with
-// groups keeps, or the log cannot be read twice (standard input): then
-// each group is its items. A sketch file's groups are their bins. Each
-// group comes split as the log read without the group column is (the
-// sketch's hash split of each row; Segment.HeldOut), so that a row is
-// fitted on or held out alike with and without the column, and a log
-// and its sketch fit alike; only for a caller that needs every row
-// (Needs.Always) is a group its rows whole, unsplit.
+// pass into a sketch per value, each read as Read reads a log without
+// the column: its bins, or when the pass finds the caller needs the item
+// sample (Input.Sampled says why), the value's own item sample of
+// SampleRows rows a part, the rows of least hash, which are the rows
+// Read would sample of a log of that value's rows alone. Only when the
+// caller needs the items (Needs.Always), the column has more values than
+// a sketch with groups keeps, or the log is standard input (which cannot
+// be read again should the pass find too many values) is each group its
+// items. A sketch file's groups are their bins. Each group comes split
+// as the log read without the group column is (the sketch's hash split
+// of each row; Segment.HeldOut), so that a row is fitted on or held out
+// alike with and without the column, and a log and its sketch fit
+// alike; only for a caller that needs every row (Needs.Always) is a
+// group its rows whole, unsplit.
 func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error) {
 	in := &Input{}
 	switch {
@@ -39,12 +43,13 @@ func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error
 	}
 	n := opt.Needs
 	if n.Always == "" && !slices.Contains(paths, "-") && len(paths) > 0 && !sketchInput(paths) {
-		p, ok, err := in.groupPass(ctx, paths, opt, n.Batches)
+		p, ok, err := in.groupPass(ctx, paths, opt)
 		if err != nil {
 			return in, err
 		}
-		if ok && n.needsItems(p) == "" {
-			in.Groups, in.Sketch, in.FromLog = sketchGroups(p.sk, true), p.sk, true
+		if ok {
+			in.Sketch, in.FromLog, in.Sampled = p.sk, true, n.needsItems(p)
+			in.Groups = sketchGroups(p.sk, in.Sampled != "")
 			in.All = joinGroups(in.Groups)
 			return in, nil
 		}
@@ -84,7 +89,7 @@ func sketchFileGroups(paths []string, opt Options) (*Input, error) {
 	if opt.KeepSplit && (sk.Holdout != opt.Holdout || sk.Seed != opt.Seed) {
 		return nil, &SplitError{Holdout: sk.Holdout, Seed: sk.Seed, WantHoldout: opt.Holdout, WantSeed: opt.Seed}
 	}
-	in := &Input{Stats: sketchStats(sk, paths), Sketch: sk, Warnings: warn, Groups: sketchGroups(sk, true)}
+	in := &Input{Stats: sketchStats(sk, paths), Sketch: sk, Warnings: warn, Groups: sketchGroups(sk, false)}
 	if note := groupSketchNote(sk, paths, opt); note != "" {
 		in.Notes = append(in.Notes, note)
 	}
@@ -144,7 +149,7 @@ func addRow(s *fit.Sample, it estimate.Item, w float64) {
 func groupSketchNote(sk *estimate.Sketch, paths []string, opt Options) string {
 	n := opt.Needs
 	if sk.HasSample() {
-		n.Signals = n.Signals && (partSample(sk, &sk.Fit, true).HasSignals() || partSample(sk, &sk.HeldOut, true).HasSignals())
+		n.Signals = n.Signals && wholeParts(sk).hasSignals()
 		n.Batches = n.Batches && sk.SamplePeriodicity(estimate.PeriodOptions{}) != nil
 	}
 	why := names(paths) + " is a segmented sketch, whose values keep no item sample"
@@ -152,26 +157,25 @@ func groupSketchNote(sk *estimate.Sketch, paths []string, opt Options) string {
 }
 
 // groupPass reads raw logs into a sketch per value of opt's split in one
-// pass, probing the whole log for a batch period when probe; ok is
-// false when the column has more values than such a sketch keeps (the
-// caller then reads the items).
-func (in *Input) groupPass(ctx context.Context, paths []string, opt Options, probe bool) (*pass, bool, error) {
+// pass, with item samples of the whole and of each value as Read keeps
+// them without a group column (when opt.Needs asks for items), probing
+// the whole's sample for a batch period as Read does; ok is false when
+// the column has more values than such a sketch keeps (the caller then
+// reads the items).
+func (in *Input) groupPass(ctx context.Context, paths []string, opt Options) (*pass, bool, error) {
 	sk, err := estimate.NewSegmentedSketch(opt.Log.By, opt.Holdout, opt.Seed)
 	if err != nil {
 		return &pass{}, false, err
 	}
-	p := &pass{sk: sk}
-	var acc *estimate.Accumulator
-	if probe {
-		acc = &estimate.Accumulator{}
+	sk.Sample, sk.SegmentSample = 0, 0
+	if opt.Needs.items() {
+		sk.Sample, sk.SegmentSample = opt.sampleRows(), opt.sampleRows()
 	}
+	p := &pass{sk: sk}
 	var full error
 	err = in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, _ int, v string) {
 		if full == nil {
 			full = sk.AddBy(v, it, w)
-		}
-		if acc != nil {
-			acc.AddPhase(it, w) // all Periodicity reads
 		}
 		p.signals = p.signals || it.HasSignal()
 	})
@@ -179,8 +183,8 @@ func (in *Input) groupPass(ctx context.Context, paths []string, opt Options, pro
 	if err != nil || full != nil {
 		return p, false, err
 	}
-	if probe {
-		p.period = estimate.Periodicity(acc, estimate.PeriodOptions{})
+	if opt.Needs.Batches {
+		p.period = sk.SamplePeriodicity(estimate.PeriodOptions{})
 	}
 	return p, true, nil
 }
@@ -192,7 +196,7 @@ func groupSketch(ctx context.Context, paths []string, opt Options) (*Input, erro
 	if err != nil {
 		return nil, err
 	}
-	s.Sample = opt.SampleRows
+	s.Sample, s.SegmentSample = opt.SampleRows, 0 // a sketch file keeps no value's sample
 	in := &Input{Sketch: s, FromLog: true}
 	var full error
 	err = in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, _ int, v string) {
@@ -206,22 +210,34 @@ func groupSketch(ctx context.Context, paths []string, opt Options) (*Input, erro
 	return in, err
 }
 
-// sketchGroups are a sketch's groups as samples: each value's bins, in
-// the parts of the sketch's split with split (a sketch that holds
-// nothing out: one part), else both parts together.
-func sketchGroups(s *estimate.Sketch, split bool) []fit.Segment {
+// sketchGroups are a sketch's groups as samples, as Read gives them:
+// each value's parts, their bins or with sampled their item samples
+// (valueParts); a sketch that holds nothing out gives each value one
+// part, unsplit.
+func sketchGroups(s *estimate.Sketch, sampled bool) []fit.Segment {
 	var groups []fit.Segment
 	for _, g := range s.Segments {
+		ps := valueParts(s, g)
 		seg := fit.Segment{Value: g.Value}
-		if split && s.Holdout > 0 {
-			seg.Sample = binSample(&g.Fit)
-			seg.HeldOut = &fit.HeldOut{Sample: binSample(&g.HeldOut), Holdout: s.Holdout, Seed: s.Seed}
+		if s.Holdout > 0 {
+			seg.Sample = ps.sample(ps.fit, sampled)
+			seg.HeldOut = &fit.HeldOut{Sample: ps.sample(ps.held, sampled), Holdout: s.Holdout, Seed: s.Seed}
 		} else {
-			whole := g.Fit
-			whole.Merge(&g.HeldOut)
-			seg.Sample = binSample(&whole)
+			seg.Sample = ps.all(sampled)
 		}
 		groups = append(groups, seg)
+	}
+	return groups
+}
+
+// mergedGroups are a sketch's groups as the bins of both parts
+// together, one sample a value.
+func mergedGroups(s *estimate.Sketch) []fit.Segment {
+	var groups []fit.Segment
+	for _, g := range s.Segments {
+		whole := g.Fit
+		whole.Merge(&g.HeldOut)
+		groups = append(groups, fit.Segment{Value: g.Value, Sample: binSample(&whole)})
 	}
 	return groups
 }
@@ -245,7 +261,7 @@ func (in *Input) eachBy(ctx context.Context, paths []string, opt Options, fn fun
 			return err
 		}
 		in.Warnings = append(in.Warnings, warn...)
-		for i, s := range sketchGroups(sk, false) {
+		for i, s := range mergedGroups(sk) {
 			for j, it := range s.Sample.Items {
 				fn(it, s.Sample.Weights[j], i, s.Value)
 			}

@@ -1,11 +1,14 @@
 package source_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
@@ -131,4 +134,78 @@ func heldTotal(g fit.Segment) string {
 		return "no held-out part"
 	}
 	return fmt.Sprint(g.HeldOut.Sample.Total())
+}
+
+// TestGroupsSampledAsAlone: where the fit needs the item sample and a
+// value has more rows than the sample keeps, each group is its value's
+// own sample, the one Read keeps of a log of that value's rows alone
+// (filtered here line by line, pending rows censored at one time):
+// the same rows, weighted alike, in the
+// same parts; and the one pass keeps no more rows than the samples hold.
+func TestGroupsSampledAsAlone(t *testing.T) {
+	raw, err := os.ReadFile(ownLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	byValue := map[string][]string{}
+	for _, l := range lines[1:] {
+		v := strings.Split(l, ",")[1] // channel, the second column
+		byValue[v] = append(byValue[v], l)
+	}
+	opt := source.Options{Holdout: 0.3, Seed: 1, Log: ownRead, SampleRows: 300, Needs: source.Needs{Aligned: "asks by the wall clock"}}
+	// Pending rows are censored at one time, not at each filtered log's
+	// latest timestamp.
+	opt.Log.ObservedAt = time.Date(2026, 10, 25, 13, 0, 0, 0, time.UTC)
+	alone := func(v string) *source.Input {
+		t.Helper()
+		log := writeFile(t, "alone.csv", lines[0]+"\n"+strings.Join(byValue[v], "\n")+"\n")
+		o := opt
+		o.Log.By = ""
+		in, err := source.Read(context.Background(), []string{log}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	opt.Log.By = "channel"
+	in, err := source.Read(context.Background(), []string{ownLog}, opt)
+	if err != nil || len(in.Groups) != len(byValue) || len(byValue) < 2 {
+		t.Fatalf("%v: %d groups of the log's %d values", err, len(in.Groups), len(byValue))
+	}
+	if in.Sampled == "" {
+		t.Error("by channel: the groups are not said to be item samples")
+	}
+	for _, g := range in.Groups {
+		ref := alone(g.Value)
+		if len(byValue[g.Value])*7/10 <= opt.SampleRows || !ref.FitOn.Weighted() {
+			t.Fatalf("channel %s: %d rows, too few for a capped sample of %d", g.Value, len(byValue[g.Value]), opt.SampleRows)
+		}
+		if g.HeldOut == nil || !sameSample(g.Sample, ref.FitOn) || !sameSample(g.HeldOut.Sample, ref.HeldOut.Sample) {
+			t.Errorf("channel %s: parts of %d and %s rows, the log of its rows alone %d and %d", g.Value, g.Sample.Len(), heldTotal(g), ref.FitOn.Len(), ref.HeldOut.Sample.Len())
+		}
+		if g.Sample.Len() > opt.SampleRows || g.HeldOut.Sample.Len() > opt.SampleRows {
+			t.Errorf("channel %s: parts of %d and %d rows, more than the sample's %d", g.Value, g.Sample.Len(), g.HeldOut.Sample.Len(), opt.SampleRows)
+		}
+	}
+}
+
+// sameSample reports whether two samples hold the same items with the
+// same weights, in any order.
+func sameSample(a, b fit.Sample) bool {
+	type row struct {
+		it estimate.Item
+		w  float64
+	}
+	rows := func(s fit.Sample) []row {
+		var out []row
+		for i, it := range s.Items {
+			out = append(out, row{it, s.Weight(i)})
+		}
+		slices.SortFunc(out, func(x, y row) int {
+			return cmp.Or(cmp.Compare(x.it.Age, y.it.Age), cmp.Compare(x.it.Created, y.it.Created), cmp.Compare(x.it.Status, y.it.Status), cmp.Compare(x.w, y.w))
+		})
+		return out
+	}
+	return a.Weighted() == b.Weighted() && a.Scale == b.Scale && slices.Equal(rows(a), rows(b))
 }

@@ -8,15 +8,34 @@ import (
 	"github.com/pollfit/pollfit/fit"
 )
 
-// partSample is part p of sketch s as a sample: its bins, or with
-// sampled its item sample. A sample that holds every row of the part,
-// each a whole number of times and in all no more rows than s.Sample,
-// is given row by row (no weights), as the items themselves would be;
-// else each sampled row is weighted by the rows it stands for.
-func partSample(s *estimate.Sketch, p *estimate.SketchPart, sampled bool) fit.Sample {
+// parts are the two parts of a sketch, or of one value of a segmented
+// sketch, with the sketch that holds them (its split, and whether it
+// holds intervals) and the most rows each part's item sample keeps: the
+// one place the rules below take a sketch's parts from, so that a value
+// of a group column is read as the log of its rows alone would be.
+type parts struct {
+	s         *estimate.Sketch
+	fit, held *estimate.SketchPart
+	k         int
+}
+
+// wholeParts are sketch s's parts, of all values together.
+func wholeParts(s *estimate.Sketch) parts { return parts{s, &s.Fit, &s.HeldOut, s.Sample} }
+
+// valueParts are the parts of value g of segmented sketch s.
+func valueParts(s *estimate.Sketch, g *estimate.SketchSegment) parts {
+	return parts{s, &g.Fit, &g.HeldOut, s.SegmentSample}
+}
+
+// sample is part p as a sample: its bins, or with sampled its item
+// sample. A sample that holds every row of the part, each a whole
+// number of times and in all no more rows than the sample keeps, is
+// given row by row (no weights), as the items themselves would be; else
+// each sampled row is weighted by the rows it stands for.
+func (ps parts) sample(p *estimate.SketchPart, sampled bool) fit.Sample {
 	var smp fit.Sample
-	if s.HasIntervals() { // a read sketch's intervals are valid: no error
-		smp, _ = intervalPartSample(s, p)
+	if ps.s.HasIntervals() { // a read sketch's intervals are valid: no error
+		smp, _ = intervalPartSample(ps.s, p)
 		return smp
 	}
 	if !sampled {
@@ -24,7 +43,7 @@ func partSample(s *estimate.Sketch, p *estimate.SketchPart, sampled bool) fit.Sa
 		return smp
 	}
 	items, ws, scale := p.Sampled()
-	if scale == 1 && wholeCounts(ws, s.Sample) {
+	if scale == 1 && wholeCounts(ws, ps.k) {
 		smp.Items = []estimate.Item{}
 		for i, it := range items {
 			for range int(ws[i]) {
@@ -40,6 +59,11 @@ func partSample(s *estimate.Sketch, p *estimate.SketchPart, sampled bool) fit.Sa
 	return smp
 }
 
+// hasSignals reports whether either part's item sample has a signal.
+func (ps parts) hasSignals() bool {
+	return ps.sample(ps.fit, true).HasSignals() || ps.sample(ps.held, true).HasSignals()
+}
+
 // wholeCounts reports whether the weights are whole numbers adding up
 // to at most k.
 func wholeCounts(ws []float64, k int) bool {
@@ -53,26 +77,32 @@ func wholeCounts(ws []float64, k int) bool {
 	return t <= float64(k)
 }
 
-// split is sketch s as a study's input: its fitting part, and its
+// split is the parts as a study's input: the fitting part, and the
 // held-out part with the split that made it; the parts' bins, or with
 // sampled their item samples. A sketch that holds nothing out is
 // measured on its fitting part; a few rows all hashed to one part go to
 // fit.Study whole, to split itself as the sketch's split says.
-func split(s *estimate.Sketch, sampled bool) (fit.Sample, *fit.HeldOut) {
-	fitOn, heldOut := partSample(s, &s.Fit, sampled), partSample(s, &s.HeldOut, sampled)
+func (ps parts) split(sampled bool) (fit.Sample, *fit.HeldOut) {
+	h, seed := ps.s.Holdout, ps.s.Seed
+	fitOn, heldOut := ps.sample(ps.fit, sampled), ps.sample(ps.held, sampled)
 	switch {
-	case s.Holdout == 0:
-		return fitOn, &fit.HeldOut{Sample: fitOn, Holdout: 0, Seed: s.Seed}
+	case h == 0:
+		return fitOn, &fit.HeldOut{Sample: fitOn, Holdout: 0, Seed: seed}
 	case fitOn.Len() == 0 || heldOut.Len() == 0:
 		fitOn.Items = append(fitOn.Items, heldOut.Items...)
 		fitOn.Weights = append(fitOn.Weights, heldOut.Weights...)
-		a, b := fit.SplitSample(fitOn, s.Holdout, s.Seed)
+		a, b := fit.SplitSample(fitOn, h, seed)
 		if a.Len() == 0 || b.Len() == 0 {
 			a, b = fitOn, fit.Sample{} // Study says so and measures on the fitting items
 		}
-		return a, &fit.HeldOut{Sample: b, Holdout: s.Holdout, Seed: s.Seed}
+		return a, &fit.HeldOut{Sample: b, Holdout: h, Seed: seed}
 	}
-	return fitOn, &fit.HeldOut{Sample: heldOut, Holdout: s.Holdout, Seed: s.Seed}
+	return fitOn, &fit.HeldOut{Sample: heldOut, Holdout: h, Seed: seed}
+}
+
+// all is both parts as one sample.
+func (ps parts) all(sampled bool) fit.Sample {
+	return fit.JoinSamples(ps.sample(ps.fit, sampled), ps.sample(ps.held, sampled))
 }
 
 // needsItems reports why the log read in p needs its item sample, given
@@ -108,7 +138,7 @@ func (n Needs) sketchNeeds(s *estimate.Sketch, paths []string) (sampled, note st
 		return "", n.unsought(files+" keeps no item sample", fix), nil
 	}
 	p := &pass{sk: s}
-	p.signals = partSample(s, &s.Fit, true).HasSignals() || partSample(s, &s.HeldOut, true).HasSignals()
+	p.signals = wholeParts(s).hasSignals()
 	if n.Batches {
 		p.period = s.SamplePeriodicity(estimate.PeriodOptions{})
 	}

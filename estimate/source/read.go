@@ -92,9 +92,9 @@ func Read(ctx context.Context, paths []string, opt Options) (*Input, error) {
 
 // setSamples fills FitOn, HeldOut and All from the sketch.
 func (in *Input) setSamples() {
-	s, sampled := in.Sketch, in.Sampled != ""
-	in.FitOn, in.HeldOut = split(s, sampled)
-	in.All = fit.JoinSamples(partSample(s, &s.Fit, sampled), partSample(s, &s.HeldOut, sampled))
+	ps, sampled := wholeParts(in.Sketch), in.Sampled != ""
+	in.FitOn, in.HeldOut = ps.split(sampled)
+	in.All = ps.all(sampled)
 }
 
 // readSketchFiles reads and merges sketch files, a sketch with groups as
