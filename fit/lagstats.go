@@ -45,6 +45,16 @@ func weightedLagStats(lags, weights []float64) LagStats {
 	if n == 0 {
 		return noLags()
 	}
+	if w, ok := oneWeight(weights); ok {
+		return sameWeightLagStats(lags, w)
+	}
+	return pairLagStats(lags, weights)
+}
+
+// pairLagStats is weightedLagStats of any weights, sorting each lag with
+// its weight.
+func pairLagStats(lags, weights []float64) LagStats {
+	n := len(lags)
 	// The pairs sort together, by lag alone, into the order a sort of
 	// their indices by lag gave (see sortLagWeights), so that every sum
 	// below adds the same terms in the same order.
@@ -63,6 +73,44 @@ func weightedLagStats(lags, weights []float64) LagStats {
 		p[j] = weightedRank(pairs, q/100*total)
 	}
 	return LagStats{Mean: sum / total, P50: p[0], P90: p[1], P95: p[2], P99: p[3], Max: pairs[n-1].lag}
+}
+
+// oneWeight is the weight all weights are, if they are one.
+func oneWeight(ws []float64) (float64, bool) {
+	for _, w := range ws[1:] {
+		if w != ws[0] {
+			return 0, false
+		}
+	}
+	return ws[0], true
+}
+
+// sameWeightLagStats is weightedLagStats when every lag weighs w (a
+// sketch's item sample of distinct rows, each standing for as many):
+// the same sums of the same terms in the same order (equal lags are
+// equal terms, in whichever order they sort), without sorting the
+// weights along.
+func sameWeightLagStats(lags []float64, w float64) LagStats {
+	sorted := slices.Clone(lags)
+	sortNonNegative(sorted)
+	var total, sum float64
+	for _, l := range sorted {
+		total += w
+		sum += w * l
+	}
+	var p [4]float64
+	for j, q := range percentiles {
+		target := q / 100 * total
+		p[j] = sorted[len(sorted)-1]
+		var cum float64
+		for _, l := range sorted {
+			if cum += w; cum >= target {
+				p[j] = l
+				break
+			}
+		}
+	}
+	return LagStats{Mean: sum / total, P50: p[0], P90: p[1], P95: p[2], P99: p[3], Max: sorted[len(sorted)-1]}
 }
 
 // lagWeight is a lag with the weight it stands for.

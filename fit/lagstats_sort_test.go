@@ -77,3 +77,39 @@ func TestRadixLagWeightsDeclines(t *testing.T) {
 		t.Errorf("ties of one weight: got %v, want accepted and sorted", same)
 	}
 }
+
+// TestSameWeightLagStats: where every lag weighs the same (a sketch's
+// item sample of distinct rows), weightedLagStats takes a path that
+// sorts the lags alone; its figures are the pairs' sort's to the last
+// bit, on distinct lags and on ties, small and large, and it leaves the
+// caller's lags as they were.
+func TestSameWeightLagStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 5))
+	lagsOf := map[string]func() float64{
+		"distinct": func() float64 { return rng.ExpFloat64() * 30 },
+		"ties":     func() float64 { return float64(rng.IntN(300)) / 10 },
+		"zeros":    func() float64 { return float64(rng.IntN(2)) * rng.Float64() },
+	}
+	for name, lag := range lagsOf {
+		for _, n := range []int{1, 2, 7, 4095, 4096, 50000} {
+			for _, w := range []float64{1, 1.7966666666666666, 1e-3, 3} {
+				lags := make([]float64, n)
+				for i := range lags {
+					lags[i] = lag()
+				}
+				before := slices.Clone(lags)
+				ws := slices.Repeat([]float64{w}, n)
+				got, want := weightedLagStats(lags, ws), pairLagStats(slices.Clone(lags), ws)
+				if got != want {
+					t.Errorf("%s, n %d, weight %g: %+v, the pairs' sort %+v", name, n, w, got, want)
+				}
+				if !slices.Equal(lags, before) {
+					t.Errorf("%s, n %d: the lags were reordered", name, n)
+				}
+			}
+		}
+	}
+	if _, ok := oneWeight([]float64{2, 2, 2.0000001}); ok {
+		t.Error("weights 2, 2 and 2.0000001 are one weight")
+	}
+}
