@@ -66,7 +66,7 @@ func studyErr(o StudyOptions) error {
 }
 
 func segmentsErr(o StudyOptions) error {
-	_, err := StudySegments(context.Background(), []Segment{{Value: "a", Sample: ItemSample(testItems(50, 1))}}, SegmentOptions{StudyOptions: o})
+	_, err := StudySegments(context.Background(), nil, []Segment{{Value: "a", Sample: ItemSample(testItems(50, 1))}}, SegmentOptions{StudyOptions: o})
 	return err
 }
 

@@ -82,6 +82,10 @@ type SegmentStudy struct {
 	// a schedule of their own (zero with PerSegment).
 	Allocation Allocation
 	MinFinal   int
+	// bases are the studies of the segments' curves, by segment (nil for
+	// a fallback, or without curves), which their own studies start
+	// from.
+	bases []*study
 }
 
 // Change is the segmenting figure: the change in mean lag from the one
@@ -162,11 +166,14 @@ type Total struct {
 // split into fitting and held-out items with opt's Holdout and Seed
 // (unless it comes split: Segment.HeldOut), and
 // studied as Study does with its own give-up age and stuck cap; the
-// shared schedule is Study on all segments' fitting items at the budget,
-// measured on all their held-out ones. A segment with fewer than MinFinal
-// final answers to fit on follows the shared schedule, its cost coming
-// out of the budget first.
-func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
+// shared schedule is Study at the budget of all, the items of every
+// segment as one input (a sketch's own sample of the whole log, which
+// Study without the column fits; nil: all segments' fitting items,
+// measured on all their held-out ones), and is compared with the
+// segments' schedules on the segments' held-out items. A segment with
+// fewer than MinFinal final answers to fit on follows the shared
+// schedule, its cost coming out of the budget first.
+func StudySegments(ctx context.Context, all *Segment, segs []Segment, opt SegmentOptions) (*SegmentStudy, error) {
 	if err := opt.StudyOptions.Validate(); err != nil {
 		return nil, err
 	}
@@ -194,13 +201,17 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 			trains[i], tests[i] = whole, whole
 		}
 	}
-	all, allTest := JoinSamples(trains...), JoinSamples(tests...)
+	allTest := JoinSamples(tests...)
+	fitOn, heldOut := JoinSamples(trains...), &HeldOut{Sample: allTest, Holdout: opt.Holdout, Seed: opt.Seed}
+	if all != nil {
+		fitOn, heldOut = all.Sample, all.HeldOut
+	}
 	prog := newSegmentProgress(opt.Progress)
 	shared := opt.StudyOptions
 	shared.Progress = prog.shared()
 	opt.Progress = nil   // the segments' own studies run in parallel: prog counts them
 	opt.Frontier = false // the shared schedule's frontier only
-	res, err := Study(ctx, all, &HeldOut{Sample: allTest, Holdout: opt.Holdout, Seed: opt.Seed}, shared)
+	res, err := Study(ctx, fitOn, heldOut, shared)
 	if err != nil {
 		return nil, fmt.Errorf("the shared schedule: %w", err)
 	}
@@ -220,7 +231,9 @@ func StudySegments(ctx context.Context, segs []Segment, opt SegmentOptions) (*Se
 	if err := out.fitSegments(ctx, segs, trains, tests, opt, prog.start("values fitted", len(segs))); err != nil {
 		return nil, err
 	}
-	out.total()
+	if err := out.total(allTest, opt); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -235,8 +248,9 @@ func finalWeight(smp Sample) float64 {
 	return n
 }
 
-// total sums the segments' rows and the shared schedule's.
-func (s *SegmentStudy) total() {
+// total sums the segments' rows, and the shared schedule's on the same
+// held-out items, test.
+func (s *SegmentStudy) total(test Sample, opt SegmentOptions) error {
 	var items float64
 	for i := range s.Segments {
 		items += s.Segments[i].Row.Items
@@ -249,7 +263,12 @@ func (s *SegmentStudy) total() {
 		rows[i] = f.Row
 	}
 	s.Total = sumRows(rows)
-	s.SharedTotal = sumRows([]Row{s.Shared.Fitted})
+	shared, err := s.replayShared(s.Shared.Schedule, "one schedule", test, opt)
+	if err != nil {
+		return err
+	}
+	s.SharedTotal = sumRows([]Row{shared})
+	return nil
 }
 
 // sumRows adds rows measured on disjoint items.

@@ -47,9 +47,13 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 		w[k] = s.Segments[i].Items
 	}
 	done := prog.start("the values' cost curves", len(idx))
-	curves, err := segmentCurves(ctx, segTrains, segTests, names, opt.StudyOptions, budgetGrid(left), done)
+	curves, sts, err := segmentCurves(ctx, segTrains, segTests, names, opt.StudyOptions, budgetGrid(left), done)
 	if err != nil {
 		return err
+	}
+	s.bases = make([]*study, len(s.Segments))
+	for k, i := range idx {
+		s.bases[i] = sts[k]
 	}
 	a, err := Allocate(curves, w, left)
 	if err != nil {
@@ -102,8 +106,9 @@ func budgetGrid(b float64) []float64 {
 // first; then every other fit of every segment runs at once, each on a
 // copy of its segment's study (beside), so that the cores stay busy
 // however few segments there are.
-// done is called as each segment's curve is whole.
-func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, opt StudyOptions, budgets []float64, done func()) ([][]CostLag, error) {
+// done is called as each segment's curve is whole. The segments'
+// studies come back too, for their own studies to start from (again).
+func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, opt StudyOptions, budgets []float64, done func()) ([][]CostLag, []*study, error) {
 	opt.Baselines, opt.Bootstrap, opt.Family = nil, 0, ""
 	opt.Budget = Budget{RequestsPerItem: budgets[0]}
 	n := len(budgets)
@@ -135,7 +140,7 @@ func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	err = parallel(len(trains)*(n-1), func(i int) (err error) {
 		k, j := i/(n-1), 1+i%(n-1)
@@ -146,7 +151,7 @@ func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([][]CostLag, len(trains))
 	for k := range trains {
@@ -156,10 +161,10 @@ func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, 
 			}
 		}
 		if len(out[k]) == 0 {
-			return nil, fmt.Errorf("segment %q: %w", names[k], infeasible(fmt.Sprintf("no schedule fits any budget from 1 to %.4g requests per item", budgets[n-1]), ""))
+			return nil, nil, fmt.Errorf("segment %q: %w", names[k], infeasible(fmt.Sprintf("no schedule fits any budget from 1 to %.4g requests per item", budgets[n-1]), ""))
 		}
 	}
-	return out, nil
+	return out, sts, nil
 }
 
 // curvePoint is what the fit at budget b spends and waits on the
@@ -199,7 +204,11 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, 
 			}
 			f.Schedule, f.Row = s.Shared.Schedule, row
 		} else {
-			res, err := segmentStudy(ctx, trains[i], tests[i], f.Budget, o)
+			var base *study
+			if s.bases != nil {
+				base = s.bases[i]
+			}
+			res, err := segmentStudy(ctx, base, trains[i], tests[i], f.Budget, o)
 			if err != nil {
 				return fmt.Errorf("segment %q: %w", f.Value, err)
 			}
@@ -227,19 +236,29 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, 
 }
 
 // segmentStudy is Study of one segment at its budget beside the
-// baselines; when a baseline cannot be compared there (no fit at its
-// cost on the segment's items, say), the study goes without them and
-// notes why, and the decision replays the first baseline instead.
-func segmentStudy(ctx context.Context, train, test Sample, budget float64, opt SegmentOptions) (*StudyResult, error) {
+// baselines, again from base, the study of its curve, when it has one;
+// when a baseline cannot be compared there (no fit at its cost on the
+// segment's items, say), the study goes without them and notes why, and
+// the decision replays the first baseline instead.
+func segmentStudy(ctx context.Context, base *study, train, test Sample, budget float64, opt SegmentOptions) (*StudyResult, error) {
 	o := opt.StudyOptions
 	o.Budget, o.Family = Budget{RequestsPerItem: budget}, ""
-	held := &HeldOut{Sample: test, Holdout: o.Holdout, Seed: o.Seed}
-	res, err := Study(ctx, train, held, o)
+	study := func(o StudyOptions) (*StudyResult, error) {
+		if base == nil {
+			return Study(ctx, train, &HeldOut{Sample: test, Holdout: o.Holdout, Seed: o.Seed}, o)
+		}
+		st, err := base.again(o)
+		if err != nil {
+			return nil, err
+		}
+		return st.run()
+	}
+	res, err := study(o)
 	if err == nil || len(o.Baselines) == 0 || ctx.Err() != nil {
 		return res, err
 	}
 	o.Baselines = nil
-	res, err2 := Study(ctx, train, held, o)
+	res, err2 := study(o)
 	if err2 != nil {
 		return nil, err2
 	}

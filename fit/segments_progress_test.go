@@ -31,7 +31,7 @@ func TestStudySegmentsProgress(t *testing.T) {
 	// The stages, not the shapes: none searched for.
 	opt := SegmentOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1, NoDeadlines: true, NoBatches: true,
 		Progress: func(s string) { got = append(got, s) }}, MinFinal: 50}
-	res, err := StudySegments(context.Background(), segs, opt)
+	res, err := StudySegments(context.Background(), nil, segs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

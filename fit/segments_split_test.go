@@ -19,7 +19,7 @@ func TestStudySegmentsSplitAllHeldOut(t *testing.T) {
 	}
 	opt := SegmentOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1,
 		NoDeadlines: true, NoBatches: true}, MinFinal: 50}
-	res, err := StudySegments(context.Background(), segs, opt)
+	res, err := StudySegments(context.Background(), nil, segs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

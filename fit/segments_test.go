@@ -126,12 +126,12 @@ func TestStudySegmentsMixed(t *testing.T) {
 		segs[k].Sample.Items = append(segs[k].Sample.Items, items[i])
 	}
 	opt := SegmentOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1}}
-	shared, err := StudySegments(context.Background(), segs, opt)
+	shared, err := StudySegments(context.Background(), nil, segs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.PerSegment = true
-	equal, err := StudySegments(context.Background(), segs, opt)
+	equal, err := StudySegments(context.Background(), nil, segs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

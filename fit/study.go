@@ -235,7 +235,7 @@ func newStudy(ctx context.Context, smp Sample, heldOut *HeldOut, model Distribut
 	}
 	if train.Len() == 0 || test.Len() == 0 {
 		if opt.Holdout > 0 {
-			st.note("too few items to hold any out; measuring on the fitting items")
+			st.note(noHoldoutNote)
 		}
 		train, test, st.res.Holdout = smp, smp, 0
 	}
@@ -244,6 +244,8 @@ func newStudy(ctx context.Context, smp Sample, heldOut *HeldOut, model Distribut
 	st.res.FitOn, st.res.HeldOut = &st.train, &st.test
 	st.km = sampleKM(train)
 	st.smoother = sync.OnceValue(func() *estimate.Smoother { return estimate.NewSmoother(st.km, estimate.DensityOptions{}) })
+	st.cvHalves = sync.OnceValue(func() *cvSplit { return newCVSplit(train, opt.Seed) })
+	st.densities = &onceMap[float64, *estimate.Dist]{}
 	st.res.Survival = st.km
 	if smp.Len() > 0 {
 		st.startShapes()
@@ -253,6 +255,9 @@ func newStudy(ctx context.Context, smp Sample, heldOut *HeldOut, model Distribut
 	}
 	return st, nil
 }
+
+// noHoldoutNote is a study's note when its items are too few to split.
+const noHoldoutNote = "too few items to hold any out; measuring on the fitting items"
 
 // study carries one Study's state.
 type study struct {
@@ -267,9 +272,14 @@ type study struct {
 	// keeps apart (the deadline shapes' too): made once, by whichever
 	// needs it first.
 	smoother func() *estimate.Smoother
-	horizon  time.Duration // the Options.Horizon each fit gets
-	isj      float64       // the density estimate's own bandwidth
-	smoothed bool          // the bandwidth is chosen
+	// cvHalves are the smoothing's cross-validation halves, made once by
+	// the first cross-validation (nil: too few items).
+	cvHalves func() *cvSplit
+	// densities are the smoother's densities by bandwidth (density).
+	densities *onceMap[float64, *estimate.Dist]
+	horizon   time.Duration // the Options.Horizon each fit gets
+	isj       float64       // the density estimate's own bandwidth
+	smoothed  bool          // the bandwidth is chosen
 	// point is the study of a frontier point or of a point of a group's
 	// curve, whose fits' smoothed optima and continuous rates nothing
 	// reads but where they ship (see isMain).

@@ -188,3 +188,28 @@ func (st *study) beside() *study {
 	c.res = &r
 	return &c
 }
+
+// again is a new study of st's items under opt, as newStudy would make
+// it, for a study whose options read the items as st's do (the same
+// split, the same shapes looked for): it shares what depends on the
+// items alone (their laws and replays, the Kaplan–Meier estimate, the
+// smoother and its densities, the shapes found, the cross-validation's
+// halves) and starts its result afresh. A group's study is st again
+// after its curve (see segmentCurves).
+func (st *study) again(opt StudyOptions) (*study, error) {
+	opt.Holdout, opt.Seed = st.opt.Holdout, st.opt.Seed
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	c := &study{ctx: st.ctx, opt: opt, train: st.train, test: st.test, laws: st.laws, km: st.km,
+		smoother: st.smoother, cvHalves: st.cvHalves, densities: st.densities, shapes: st.shapes, found: st.found}
+	c.res = &StudyResult{Objective: opt.Objective, Holdout: st.res.Holdout, Seed: opt.Seed, Survival: st.km}
+	c.res.FitOn, c.res.HeldOut = &c.train, &c.test
+	if c.res.Holdout == 0 && opt.Holdout > 0 {
+		c.note(noHoldoutNote)
+	}
+	if !opt.Rough {
+		c.smoothDensity()
+	}
+	return c, nil
+}

@@ -64,7 +64,7 @@ const cvCandidates = 300
 // one of the bandwidth given, before any cross-validation.
 func (st *study) smoothDensity() {
 	h := st.opt.Bandwidth
-	st.res.Density = st.smoother().Density(h)
+	st.res.Density = st.density(h)
 	bw, rule := st.res.Density.Bandwidth()
 	if h > 0 {
 		rule = SmoothGiven
@@ -100,7 +100,7 @@ func (st *study) chooseSmoothing(opt Options, h time.Duration) {
 	}
 	f := bandwidthFactors[best]
 	if st.res.Smoothing.Factor != f {
-		st.res.Density = st.smoother().Density(f * st.isj)
+		st.res.Density = st.density(f * st.isj)
 	}
 	st.res.Smoothing = &Smoothing{Bandwidth: f * st.isj, Rule: SmoothCrossValidated, Factor: f}
 }
@@ -119,11 +119,11 @@ func (st *study) smoothingShips() bool {
 // the fitting items and returns the best one's index; ok is false when
 // some candidate could not be fitted.
 func (st *study) crossValidate(o Options) (best int, ok bool) {
-	a, b := SplitSample(st.train, 0.5, st.opt.Seed^0x5eed5)
-	if a.Len() == 0 || b.Len() == 0 {
+	cv := st.cvHalves()
+	if cv == nil {
 		return 0, false
 	}
-	halves := [2]Sample{a, b}
+	halves := cv.halves
 	// The exact fits, on each half at each bandwidth, are independent:
 	// they run in parallel, then score in order.
 	nb := len(bandwidthFactors)
@@ -133,13 +133,8 @@ func (st *study) crossValidate(o Options) (best int, ok bool) {
 		ok   bool
 	}
 	fits := make([]fitted, 2*nb)
-	var sms [2]*estimate.Smoother
-	parallel(len(halves), func(k int) error {
-		sms[k] = estimate.NewSmoother(sampleKM(halves[k]), estimate.DensityOptions{})
-		return nil
-	})
 	parallel(len(fits), func(j int) error {
-		d := sms[j/nb].Density(bandwidthFactors[j%nb] * st.isj * math.Pow(2, 0.2))
+		d := cv.density(j/nb, bandwidthFactors[j%nb]*st.isj*math.Pow(2, 0.2))
 		f := &fits[j]
 		f.asks, f.mult, f.ok = exactAsks(d, o)
 		return nil
@@ -161,6 +156,43 @@ func (st *study) crossValidate(o Options) (best int, ok bool) {
 		}
 	}
 	return pickBandwidth(scores, ws), true
+}
+
+// cvSplit is the cross-validation's two halves of a study's fitting
+// items, each made ready to smooth: they depend on the items and the
+// seed alone, so a study makes them once, however many budgets it
+// cross-validates at (a frontier's, a group's curve and its study).
+type cvSplit struct {
+	halves    [2]Sample
+	smoothers [2]*estimate.Smoother
+	densities [2]onceMap[float64, *estimate.Dist]
+}
+
+// density is half k's smoothed density at bandwidth h, made once.
+func (cv *cvSplit) density(k int, h float64) *estimate.Dist {
+	return cv.densities[k].get(h, func() *estimate.Dist { return cv.smoothers[k].Density(h) })
+}
+
+// density is the study's smoothed density at bandwidth h (0: the
+// density estimate's own), made once for the study and those again
+// shares its items with: only read.
+func (st *study) density(h float64) *estimate.Dist {
+	return st.densities.get(h, func() *estimate.Dist { return st.smoother().Density(h) })
+}
+
+// newCVSplit splits train in halves by seed (nil when a half would be
+// empty).
+func newCVSplit(train Sample, seed uint64) *cvSplit {
+	a, b := SplitSample(train, 0.5, seed^0x5eed5)
+	if a.Len() == 0 || b.Len() == 0 {
+		return nil
+	}
+	cv := &cvSplit{halves: [2]Sample{a, b}}
+	parallel(2, func(k int) error {
+		cv.smoothers[k] = estimate.NewSmoother(sampleKM(cv.halves[k]), estimate.DensityOptions{})
+		return nil
+	})
+	return cv
 }
 
 // exactAsks is the exact optimum of d under o and the price per request

@@ -62,7 +62,7 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	}
 	line := newStageLine(e, cmd+" --by "+bf.by, rf.quiet)
 	opt.Progress = line.progress()
-	res, err := fit.StudySegments(e.context(), segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
+	res, err := fit.StudySegments(e.context(), in.Whole(), segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
 	line.stop()
 	if err != nil {
 		return nil, fmt.Errorf("%s: --by %s: %w", cmd, bf.by, err)

@@ -50,7 +50,10 @@ func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error
 		if ok {
 			in.Sketch, in.FromLog, in.Sampled = p.sk, true, n.needsItems(p)
 			in.Groups = sketchGroups(p.sk, in.Sampled != "")
-			in.All = joinGroups(in.Groups)
+			in.setSamples() // the whole, as Read without the column gives it
+			// The values' parts are the groups now: memory keeps their
+			// samples, not a sketch of every value (25 MB each).
+			p.sk.DropSegments()
 			return in, nil
 		}
 	}
@@ -93,7 +96,7 @@ func sketchFileGroups(paths []string, opt Options) (*Input, error) {
 	if note := groupSketchNote(sk, paths, opt); note != "" {
 		in.Notes = append(in.Notes, note)
 	}
-	in.All = joinGroups(in.Groups)
+	in.setSamples() // the whole's bins, as the log's one pass gives them
 	return in, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/estimate/source"
 	"github.com/pollfit/pollfit/fit"
+	"github.com/pollfit/pollfit/fit/schedule"
 )
 
 // ownLog is a team's own export: columns of its own naming, a channel
@@ -83,7 +84,7 @@ func TestGroupsSplitAsWithout(t *testing.T) {
 	var so fit.SegmentOptions
 	so.Budget.RequestsPerItem, so.Holdout, so.Seed, so.NoLimit = 8, 0.3, 1, "the test counts items"
 	so.Clauses, so.PerSegment = 2, true // the items fitted on are what counts here
-	res, err := fit.StudySegments(context.Background(), in.Groups, so)
+	res, err := fit.StudySegments(context.Background(), nil, in.Groups, so)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,4 +209,41 @@ func sameSample(a, b fit.Sample) bool {
 		return out
 	}
 	return a.Weighted() == b.Weighted() && a.Scale == b.Scale && slices.Equal(rows(a), rows(b))
+}
+
+// TestGroupsWholeIsWithout: read with a group column in one pass, the
+// input's whole (Whole) is what Read gives without the column, so the
+// shared schedule of fit.StudySegments is fit.Study's of the log read
+// without it: the same schedule, measured the same, from the bins and
+// from the item samples.
+func TestGroupsWholeIsWithout(t *testing.T) {
+	for _, needs := range []source.Needs{{}, {Aligned: "asks by the wall clock"}} {
+		opt := source.Options{Holdout: 0.3, Seed: 1, Log: ownRead, SampleRows: 600, Needs: needs}
+		whole, err := source.Read(context.Background(), []string{ownLog}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Log.By = "channel"
+		in, err := source.Read(context.Background(), []string{ownLog}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Whole() == nil || (in.Sampled == "") != (needs.Aligned == "") {
+			t.Fatalf("needs %+v: whole %v, sampled %q", needs, in.Whole(), in.Sampled)
+		}
+		var so fit.SegmentOptions
+		so.Budget.RequestsPerItem, so.Holdout, so.Seed, so.NoLimit = 8, 0.3, 1, "the test compares schedules"
+		want, err := fit.Study(context.Background(), whole.FitOn, whole.HeldOut, so.StudyOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := fit.StudySegments(context.Background(), in.Whole(), in.Groups, so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Shared
+		if schedule.Format(got.Schedule) != schedule.Format(want.Schedule) || got.Fitted.Lag != want.Fitted.Lag || got.Fitted.RequestsPerItem != want.Fitted.RequestsPerItem {
+			t.Errorf("needs %+v: shared %s (%+v, %g requests), without the column %s (%+v, %g)", needs, schedule.Format(got.Schedule), got.Fitted.Lag, got.Fitted.RequestsPerItem, schedule.Format(want.Schedule), want.Fitted.Lag, want.Fitted.RequestsPerItem)
+		}
+	}
 }

@@ -22,11 +22,16 @@ type Input struct {
 	All fit.Sample
 	// Groups are the samples of the values of the group column
 	// (Options.Log.By), in the order the values first came, each its
-	// items or its sketch's bins, both parts together, for
-	// fit.StudySegments to split.
+	// items, its sketch's bins or its item sample, split as the sketch
+	// splits (Segment.HeldOut) unless the items were read, for
+	// fit.StudySegments; FitOn and HeldOut are then all values
+	// together, as without the column, when one pass read them (see
+	// Whole).
 	Groups []fit.Segment
 	Stats  logs.Stats
-	// Sketch is the sketch read or made, nil when the items were read.
+	// Sketch is the sketch read or made, nil when the items were read;
+	// for groups read from raw logs in one pass, the sketch of all values
+	// together, whose values' parts became Groups (and are dropped).
 	// FromLog: it was made from raw logs by this read, not read from
 	// sketch files.
 	Sketch  *estimate.Sketch
@@ -88,6 +93,18 @@ func Read(ctx context.Context, paths []string, opt Options) (*Input, error) {
 	in := &Input{Stats: p.stats, Warnings: p.stats.Warnings, Sketch: p.sk, FromLog: true, Sampled: opt.Needs.needsItems(p)}
 	in.setSamples()
 	return in, nil
+}
+
+// Whole is the input's items of all groups as one, for
+// fit.StudySegments' shared schedule: the fitting and held-out parts
+// Read gives without the group column, when it read the groups from
+// one pass (nil when the groups are each value's items: the shared
+// schedule then fits their parts joined).
+func (in *Input) Whole() *fit.Segment {
+	if len(in.Groups) == 0 || in.HeldOut == nil {
+		return nil
+	}
+	return &fit.Segment{Sample: in.FitOn, HeldOut: in.HeldOut}
 }
 
 // setSamples fills FitOn, HeldOut and All from the sketch.
