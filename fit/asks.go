@@ -105,10 +105,11 @@ func (v itemAsks) count(x time.Duration) int64 {
 	}
 	extra := v.buf[:0]
 	for i := range v.al {
-		a := &v.al[i]
-		for at, ok := a.Next(0); ok && at <= x; at, ok = a.Next(at + 1) {
+		n := len(extra)
+		all := v.al[i].AppendAsks(extra, x)
+		for _, at := range all[n:] {
 			if b, bok := v.ageNext(at); !bok || b != at {
-				extra = append(extra, at)
+				extra = append(extra, at) // never past all's own next: it keeps at most as many
 			}
 		}
 	}

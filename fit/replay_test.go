@@ -280,3 +280,27 @@ func TestSortNonNegative(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReplayAligned replays schedules with wall-clock aligned asks
+// (a batch shape's) on a batch log's items to 15m, as the shapes'
+// grafts do.
+func BenchmarkReplayAligned(b *testing.B) {
+	items := loggen.Items(loggen.Rows(loggen.Batch, 200_000, 1))
+	var ss []*schedule.Schedule
+	for _, d := range []string{
+		"at 0s 3s 15s, 15s until 1m, 30s until 2m, 1m until 15m, every 15m at +4.1s +6.7s until 15m",
+		"at 0s 2s 10s, 5s until 1m, 10s until 5m, 30s until 15m, every 5m at +2s until 15m",
+	} {
+		s, _ := schedule.Parse(d)
+		ss = append(ss, s)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, s := range ss {
+			if _, err := Replay(s, items, ReplayOptions{Horizon: 15 * time.Minute}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(ss)*len(items)*b.N)/b.Elapsed().Seconds(), "item-replays/s")
+}

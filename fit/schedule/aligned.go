@@ -119,6 +119,25 @@ func (a AlignedItem) Next(age time.Duration) (next time.Duration, ok bool) {
 	return best, true
 }
 
+// AppendAsks appends to dst the item's aligned asks at ages ≤ age,
+// offset by offset (each offset's in order, not all in order of age),
+// and returns it.
+func (a AlignedItem) AppendAsks(dst []time.Duration, age time.Duration) []time.Duration {
+	if l := a.limit(); l >= 0 {
+		age = min(age, l)
+	}
+	for _, at := range a.first {
+		for at <= age {
+			dst = append(dst, at)
+			if at > age-a.Period {
+				break // the next is beyond age (and may be beyond the largest Duration)
+			}
+			at += a.Period
+		}
+	}
+	return dst
+}
+
 // ItemAsks lists every ask at ages ≤ horizon for an item created at
 // created (Unix nanoseconds; ignored when the schedule has no aligned
 // clauses), age-based and aligned merged, each age once. Signals are not

@@ -503,6 +503,40 @@ func TestAlignedOverflowSafe(t *testing.T) {
 	}
 }
 
+// TestAlignedAppendAsks: the asks AppendAsks lists are those Next walks
+// to one by one (sorted, the same set), Count of them, within Until,
+// and none past the largest Duration.
+func TestAlignedAppendAsks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 3))
+	for range 5000 {
+		p := time.Duration(1 + rng.Int64N(int64(10*time.Minute)))
+		a := Aligned{Period: p}
+		for range 1 + rng.IntN(3) {
+			a.Offsets = append(a.Offsets, time.Duration(rng.Int64N(int64(p))))
+		}
+		slices.Sort(a.Offsets)
+		a.Offsets = slices.Compact(a.Offsets)
+		if rng.IntN(2) == 0 {
+			a.Until = time.Duration(rng.Int64N(int64(time.Hour)))
+		}
+		it := a.ForItem(rng.Int64N(4e18), nil)
+		age := time.Duration(rng.Int64N(int64(time.Hour)))
+		got := it.AppendAsks([]time.Duration{-1}, age)[1:]
+		slices.Sort(got)
+		var want []time.Duration
+		for at, ok := it.Next(0); ok && at <= age; at, ok = it.Next(at + 1) {
+			want = append(want, at)
+		}
+		if !slices.Equal(got, want) || int64(len(got)) != it.Count(age) {
+			t.Fatalf("%+v: AppendAsks(%v) = %v, Next walks %v, Count %d", a, age, got, want, it.Count(age))
+		}
+	}
+	it := Aligned{Period: 1000 * time.Hour, Offsets: []time.Duration{0}}.ForItem(0, nil)
+	if got := it.AppendAsks(nil, math.MaxInt64); len(got) != int(math.MaxInt64/int64(1000*time.Hour))+1 || got[len(got)-1] < 0 {
+		t.Errorf("AppendAsks to the largest Duration: %d asks, last %v", len(got), got[len(got)-1])
+	}
+}
+
 // checkTimeline checks the fuzz invariants of a parsed schedule's asks:
 // none negative, none beyond MaxAge, each after the one before, and
 // Count agreeing with the asks listed up to a short horizon.
