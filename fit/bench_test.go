@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// BenchmarkFit1M fits a 4-segment schedule to a million-item log, after
+// BenchmarkFit1M fits a 4-clause schedule to a million-item log, after
 // reading (the items are generated before the timer starts).
 func BenchmarkFit1M(b *testing.B) {
 	items := payments(1_000_000, 1)

@@ -71,8 +71,8 @@ func (c Comparison) Changes() string {
 // the give-up age: the relative changes of the requests per item and of
 // the mean lag (new/old − 1, at least −1), each with its 95% bootstrap
 // interval (NaN without a bootstrap), read so that it contains the
-// change. Under StudySegments each segment has one, Group naming it
-// ("method card"), weighed on the segment's held-out items against its
+// change. Under StudyGroups each group has one, Group naming it
+// ("method card"), weighed on the group's held-out items against its
 // first baseline, or without one the one schedule for all.
 type Decision struct {
 	Group                     string
@@ -91,7 +91,7 @@ func decisionOf(fitted, against Row) Decision {
 // String is the decision in one sentence, the one pollfit's text,
 // --json and report print, e.g. "shipping fitted vs now: 60.4% fewer
 // requests [58.1%, 62.5%] and 2.1× the mean lag [1.9×, 2.3×]", or a
-// segment's "method card: shipping fitted vs now: ...".
+// group's "method card: shipping fitted vs now: ...".
 func (d Decision) String() string {
 	s := fmt.Sprintf("shipping fitted vs %s: %s and %s", d.Against, FormatRequestsChange(d.RequestsChange, d.RequestsCI), FormatLagChange(d.LagChange, d.LagCI))
 	if d.Group != "" {

@@ -53,9 +53,9 @@
 // StudyOptions.Frontier, Study makes the frontier of its own fit beside
 // it, at the budgets of ReportBudgets (pollfit report's rule), its own
 // fit the point at its own budget.
-// StudySegments runs Study once per segment (the items of one value of a
+// StudyGroups runs Study once per group (the items of one value of a
 // categorical column, such as a payment method) at a requests budget
-// shared across segments by Allocate, where the next request buys the
+// shared across groups by Allocate, where the next request buys the
 // most lag, and beside them the one schedule for all at the same budget.
 //
 // # Replay
@@ -92,7 +92,7 @@
 // lognormal(median=12s, sigma=0.5), see estimate.ParseModel) and one
 // budget — mean requests per item, asks by an age to an item that never
 // settles, attempts up to a horizon, or a price per request — Fit and
-// Optimal return the schedule to ship (at most Options.Segments clauses
+// Optimal return the schedule to ship (at most Options.Clauses clauses
 // of nice intervals, optionally led by one "at" clause), the exact
 // discrete optimum it is measured against, and for smooth densities the
 // continuous-rate schedule (rate ∝ √(f/S) for a requests budget, ∝ √f
@@ -109,7 +109,7 @@
 // bracketing prices, since a price alone cannot reach every budget of a
 // discrete schedule.
 //
-// The quantiser chooses the clauses by dynamic programming over segment
+// The quantiser chooses the clauses by dynamic programming over clause
 // boundaries and intervals from a nice set (1, 2, 5, 10, 15 and 30 ms,
 // s or min, plus 100, 200, 500 ms and hours), not by rounding the
 // optimum.

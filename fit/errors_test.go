@@ -44,7 +44,7 @@ func TestOptionErrorsNameTheField(t *testing.T) {
 		}{
 			{"Validate", o.Validate()},
 			{"Study", studyErr(o)},
-			{"StudySegments", segmentsErr(o)},
+			{"StudyGroups", groupsErr(o)},
 		} {
 			var oe *OptionError
 			if !errors.As(run.err, &oe) || oe.Field != c.field || oe.Error() != c.text {
@@ -65,8 +65,8 @@ func studyErr(o StudyOptions) error {
 	return err
 }
 
-func segmentsErr(o StudyOptions) error {
-	_, err := StudySegments(context.Background(), nil, []Segment{{Value: "a", Sample: ItemSample(testItems(50, 1))}}, SegmentOptions{StudyOptions: o})
+func groupsErr(o StudyOptions) error {
+	_, err := StudyGroups(context.Background(), nil, []Group{{Value: "a", Sample: ItemSample(testItems(50, 1))}}, GroupOptions{StudyOptions: o})
 	return err
 }
 

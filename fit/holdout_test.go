@@ -74,7 +74,7 @@ func TestExactOverfitsHalf(t *testing.T) {
 		t.Fatal(err)
 	}
 	sA, sB := replay(a, seg), replay(b, seg)
-	t.Logf("4 segments on items: fitting half %.4fs (%.3f req), other half %.4fs (%.3f req): %+.1f%%", sA.Lag.Mean, sA.RequestsPerItem, sB.Lag.Mean, sB.RequestsPerItem, 100*(sB.Lag.Mean/sA.Lag.Mean-1))
+	t.Logf("4 clauses on items: fitting half %.4fs (%.3f req), other half %.4fs (%.3f req): %+.1f%%", sA.Lag.Mean, sA.RequestsPerItem, sB.Lag.Mean, sB.RequestsPerItem, 100*(sB.Lag.Mean/sA.Lag.Mean-1))
 	if onB.Lag.Mean <= inA.Lag.Mean {
 		t.Errorf("the item-exact optimum did as well on the other half (%.4g ≤ %.4g): no overfitting seen", onB.Lag.Mean, inA.Lag.Mean)
 	}

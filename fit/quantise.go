@@ -15,7 +15,7 @@ import (
 // starts there) and the last runs to the horizon: it ends exactly there
 // (a schedule that stops must see every answer up to its horizon), or,
 // when no horizon was given, goes on for ever. Each (start, interval,
-// end) segment's lag, requests and asks are summed once; a dynamic
+// end) clause's lag, requests and asks are summed once; a dynamic
 // programme over (clauses used, boundary) then finds the cheapest
 // schedule at any multipliers in O(K·clauseSet).
 type clauseSet struct {
@@ -49,9 +49,9 @@ type segEdge struct {
 	tail bool
 }
 
-// maxSegmentAsks bounds the asks one clause may make, to keep the walk
+// maxClauseAsks bounds the asks one clause may make, to keep the walk
 // over tiny intervals cheap.
-const maxSegmentAsks = 5000
+const maxClauseAsks = 5000
 
 // niceSets gives the values people write: intervals of 1, 2, 5, 10, 15
 // and 30 ms, s or min (plus 100, 200 and 500 ms, hours, and 1, 2, 7 and
@@ -85,7 +85,7 @@ func niceSets(any bool) (intervals, boundaries []time.Duration) {
 }
 
 // newClauseSet walks every (start, interval) pair once over the law. A
-// walk stops once its segment alone spends more than spend (requests per
+// walk stops once its clause alone spends more than spend (requests per
 // item, or asks by countTo when countTo ≥ 0), unless spend is 0.
 // Landmarks join the nice boundaries.
 func newClauseSet(l law, first, horizon time.Duration, forever, any bool, landmarks []time.Duration, minGap, maxGap time.Duration, countTo, spend float64) *clauseSet {
@@ -96,7 +96,7 @@ func newClauseSet(l law, first, horizon time.Duration, forever, any bool, landma
 	return sg
 }
 
-// newClauseSetFrom is newSegments with the intervals and boundaries given.
+// newClauseSetFrom is newClauseSet with the intervals and boundaries given.
 func newClauseSetFrom(l law, first, horizon time.Duration, forever bool, ds, bs []time.Duration, minGap, maxGap time.Duration, countTo, spend float64) *clauseSet {
 	sg := &clauseSet{forever: forever, tieBreak: 1e-9 * horizon.Seconds()}
 	sg.b = append(sg.b, first)
@@ -195,13 +195,13 @@ func (w *walker) at(a time.Duration) pt {
 	return v
 }
 
-// walk adds the segments that start at boundary i with interval d.
+// walk adds the clauses that start at boundary i with interval d.
 func (w *walker) walk(sg *clauseSet, i int, d time.Duration) {
 	var acc sums
 	var count, asks float64
 	end := len(sg.b) - 1
 	// Walk only as far as the last boundary the clause can end on.
-	b0, reach := sg.b[i], time.Duration(maxSegmentAsks)*d
+	b0, reach := sg.b[i], time.Duration(maxClauseAsks)*d
 	target := time.Duration(-1)
 	if w.horizon-b0 <= reach {
 		target = w.horizon
@@ -214,7 +214,7 @@ func (w *walker) walk(sg *clauseSet, i int, d time.Duration) {
 		}
 	}
 	p := w.at(b0)
-	for m := 1; m <= maxSegmentAsks; m++ {
+	for m := 1; m <= maxClauseAsks; m++ {
 		a := b0 + time.Duration(m)*d
 		if a > target {
 			break

@@ -38,7 +38,7 @@ func (p *problem) quantised() (*schedule.Schedule, float64, error) {
 	return s, mult, nil
 }
 
-// capStuck solves the segment programme within the budget and, when the
+// capStuck solves the clause programme within the budget and, when the
 // cheapest schedule asks a stuck item more than the cap allows, searches
 // the least price per ask (sg.askPrice) at which it no longer does,
 // keeping the best schedule within both budgets found on the way.
@@ -90,7 +90,7 @@ func (p *problem) capStuck(sg *clauseSet) ([]segEdge, float64, error) {
 	return best, bestMult, nil
 }
 
-// quantisedAt solves the segment programme at sg's price per ask: at
+// quantisedAt solves the clause programme at sg's price per ask: at
 // the budget's price, or within its requests or asks.
 func (p *problem) quantisedAt(sg *clauseSet) ([]segEdge, float64, error) {
 	if p.kind == BudgetPrice {
@@ -111,7 +111,7 @@ func (p *problem) quantisedAt(sg *clauseSet) ([]segEdge, float64, error) {
 	}
 	path := sg.solveWithin(p.opt.Objective, p.opt.Clauses, p.opt.Budget.limit(), p.kind.CountsAsks(), 1000)
 	if path == nil {
-		return nil, 0, infeasible(fmt.Sprintf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times)", p.opt.Clauses, schedule.FormatDuration(p.horizon), maxSegmentAsks),
+		return nil, 0, infeasible(fmt.Sprintf("quantised schedule: no schedule of %d clauses of nice intervals reaches the horizon %s within the budget (a clause asks at most %d times)", p.opt.Clauses, schedule.FormatDuration(p.horizon), maxClauseAsks),
 			"raise the budget or Clauses, set a shorter Horizon, or try AnyValues", "Budget", "Clauses", "Horizon", "AnyValues")
 	}
 	return path, 0, nil

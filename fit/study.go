@@ -80,12 +80,12 @@ type StudyOptions struct {
 	// Frontier also makes the frontier of the fit at ReportBudgets
 	// (StudyResult.Frontier): each budget fitted beside the study's own
 	// fit, at once with the study's own fit and the rest of the study
-	// (see startFrontier). Under StudySegments only the shared
+	// (see startFrontier). Under StudyGroups only the shared
 	// schedule's study makes it.
 	Frontier bool
 	// Progress, when set, is told each stage of the work as it starts
 	// ("fitting", "the limit", ..., "budget 3 of 20" in a frontier), from
-	// the calling goroutine; StudySegments tells it the one schedule's
+	// the calling goroutine; StudyGroups tells it the one schedule's
 	// stages and how many values' fits are done, from the fits'
 	// goroutines, one call at a time.
 	Progress func(stage string)

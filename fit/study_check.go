@@ -8,7 +8,7 @@ import (
 )
 
 // Validate checks the settings alone, before any data is read: each
-// rule has this one site, which Study, StudyModel and StudySegments
+// rule has this one site, which Study, StudyModel and StudyGroups
 // apply first. A refused setting is an *OptionError naming its field.
 // A zero Horizon passes (Study chooses the give-up age), as does an
 // empty Budget with Baselines (the first one's cost is the budget).

@@ -169,7 +169,7 @@ func nextSameLag(pts []curvePoint, want float64, secant bool) (float64, bool) {
 }
 
 // beside is a copy of the study for a fit at another budget beside the
-// study's own and others' (a frontier's budgets, a segment's curve): its
+// study's own and others' (a frontier's budgets, a group's curve): its
 // own result to set the budget, stuck cap and smoothing on, sharing the
 // samples, their estimates and the shapes found, which it finds first.
 // Call it from the study's goroutine.
@@ -195,7 +195,7 @@ func (st *study) beside() *study {
 // items alone (their laws and replays, the Kaplan–Meier estimate, the
 // smoother and its densities, the shapes found, the cross-validation's
 // halves) and starts its result afresh. A group's study is st again
-// after its curve (see segmentCurves).
+// after its curve (see groupCurves).
 func (st *study) again(opt StudyOptions) (*study, error) {
 	opt.Holdout, opt.Seed = st.opt.Holdout, st.opt.Seed
 	if err := opt.Validate(); err != nil {

@@ -50,7 +50,7 @@ func splitByBaselines(args []string) (all []string, own []valueBaseline, err err
 // segmentBaselines gives each segment its own baselines and its label
 // ("method card"); a value no segment has is a usage error naming the
 // values there are.
-func segmentBaselines(by string, segs []fit.Segment, own []valueBaseline) error {
+func segmentBaselines(by string, segs []fit.Group, own []valueBaseline) error {
 	values := make([]string, len(segs))
 	for i := range segs {
 		values[i] = segs[i].Value

@@ -252,15 +252,19 @@
 //	    7.543s, mobile_money 30.12s, bank_transfer 150.4s (2m30s)): try --by
 //	    method.
 //
-//	  - A log without signals or batches is read into such a sketch in one pass,
-//	    so each value's sample is its bins either way, split into fitting and
-//	    held-out ones by --holdout and --seed as a histogram's (bins thinned
-//	    binomially: fit.StudySegments splits each segment itself): fit --by method
-//	    --batches=false --json from a gen --model segmented log and from its
-//	    sketch print the same document, byte for byte
-//	    (cmd/pollfit/sketch_by_test.go). The mixed log above settles in batches
-//	    (bank transfers), so fit --by method reads its items, as before, and fits
-//	    the bank transfers' batch shape, which its sketch cannot.
+//	  - A log is read in one pass into such a sketch, and each value as the log
+//	    of its rows alone would be: its bins, split into fitting and held-out
+//	    ones by the sketch's hash of each row (as without --by), or when the log
+//	    has signals or settles in batches, the value's own item sample by the
+//	    same hash (32768 rows a part), so memory stays flat with --by too.
+//	    The one schedule is fit's without --by: fitted and measured on the
+//	    whole log's bins or item sample, then compared with the values'
+//	    schedules on their held-out items. fit --by method --batches=false
+//	    --json from a gen --model segmented log and from its sketch print the
+//	    same document, byte for byte (cmd/pollfit/sketch_by_test.go). The mixed
+//	    log above settles in batches (bank transfers), so fit --by method fits
+//	    each value on its item sample and fits the bank transfers' batch shape,
+//	    which its sketch, keeping no value's item sample, cannot.
 //
 // # Topic: fitting
 //

@@ -26,7 +26,7 @@ type evalSegmentJSON struct {
 
 // evalSegments prints eval's table for all items, then one per value of
 // the --by column, each schedule replayed to the same give-up age.
-func evalSegments(e *env, segs []fit.Segment, named []namedSchedule, opt fit.ReplayOptions, all []fit.Row, stats logs.Stats, g *fit.GiveUp, r evalRun) error {
+func evalSegments(e *env, segs []fit.Group, named []namedSchedule, opt fit.ReplayOptions, all []fit.Row, stats logs.Stats, g *fit.GiveUp, r evalRun) error {
 	total := 0.0
 	for _, s := range segs {
 		total += s.Sample.Total()

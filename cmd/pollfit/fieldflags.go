@@ -11,7 +11,7 @@ import (
 )
 
 // flagOf is the one table from the library's Go names for its settings
-// (fields of fit.StudyOptions, fit.SegmentOptions, estimate.SQLOptions,
+// (fields of fit.StudyOptions, fit.GroupOptions, estimate.SQLOptions,
 // export's and logs' options, as fit.OptionError.Field and the
 // library's messages spell them) to pollfit's flags: the library words
 // its errors in its own terms, and pollfit puts its flags in their

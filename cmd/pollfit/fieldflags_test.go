@@ -46,7 +46,7 @@ func TestErrorTextNamesFlags(t *testing.T) {
 // options it names (or fit.Never), and every flag it gives is a flag of
 // some command.
 func TestFlagTableIsReal(t *testing.T) {
-	types := []reflect.Type{reflect.TypeFor[fit.StudyOptions](), reflect.TypeFor[fit.SegmentOptions](), reflect.TypeFor[estimate.SQLOptions](),
+	types := []reflect.Type{reflect.TypeFor[fit.StudyOptions](), reflect.TypeFor[fit.GroupOptions](), reflect.TypeFor[estimate.SQLOptions](),
 		reflect.TypeFor[export.GoOptions](), reflect.TypeFor[export.KotlinOptions](), reflect.TypeFor[export.GRPCOptions](), reflect.TypeFor[export.AsksOptions](),
 		reflect.TypeFor[logs.Options](), reflect.TypeFor[logs.MetricOptions]()}
 	for name, flags := range flagOf {

@@ -20,14 +20,14 @@ import (
 type segmentReport struct {
 	by     string
 	source string
-	res    *fit.SegmentStudy
+	res    *fit.GroupStudy
 	opt    fit.StudyOptions // the options the studies ran with
 	// notes are what the input could not serve and the studies' notes,
 	// each value's named.
 	notes []string
 }
 
-// runSegments reads the logs split by --by and runs fit.StudySegments.
+// runSegments reads the logs split by --by and runs fit.StudyGroups.
 func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []string, cmd string) (*segmentReport, error) {
 	every, own, err := splitByBaselines(v.baselines)
 	if err != nil {
@@ -62,13 +62,13 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	}
 	line := newStageLine(e, cmd+" --by "+bf.by, rf.quiet)
 	opt.Progress = line.progress()
-	res, err := fit.StudySegments(e.context(), in.Whole(), segs, fit.SegmentOptions{StudyOptions: opt, PerSegment: bf.perSegment, MinFinal: bf.minFinal})
+	res, err := fit.StudyGroups(e.context(), in.Whole(), segs, fit.GroupOptions{StudyOptions: opt, PerGroup: bf.perSegment, MinFinal: bf.minFinal})
 	line.stop()
 	if err != nil {
 		return nil, fmt.Errorf("%s: --by %s: %w", cmd, bf.by, err)
 	}
 	flagResult(res.Shared)
-	for _, f := range res.Segments {
+	for _, f := range res.Groups {
 		if f.Study != nil {
 			flagResult(f.Study)
 		}
@@ -86,9 +86,9 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 // segmentNotes are the input's notes, the one schedule's study's, and
 // each value's own (named, those the one schedule's says already left
 // out).
-func segmentNotes(by string, input []string, s *fit.SegmentStudy) []string {
+func segmentNotes(by string, input []string, s *fit.GroupStudy) []string {
 	out := append(slices.Clone(input), s.Shared.Notes...)
-	for _, f := range s.Segments {
+	for _, f := range s.Groups {
 		if f.Study == nil {
 			continue
 		}
@@ -127,11 +127,11 @@ func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 // first, then the table.
 func (r *segmentReport) writeText(w io.Writer) {
 	s := r.res
-	for _, f := range s.Segments {
+	for _, f := range s.Groups {
 		fmt.Fprintln(w, f.Decision.String())
 	}
 	fmt.Fprintln(w)
-	if s.PerSegment {
+	if s.PerGroup {
 		fmt.Fprintf(w, "one schedule per value of %s, each at %.4g requests per item (--budget-per-segment)\n", r.by, s.Budget)
 	} else {
 		fmt.Fprintf(w, "one schedule per value of %s, %.4g requests per item on average shared where the next request buys the most lag\n", r.by, s.Budget)
@@ -142,7 +142,7 @@ func (r *segmentReport) writeText(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\tshare\tlag mean\tp95\treq/item\tbudget\tstuck\tmissed\tgive up\tschedule\n", r.by)
 	fallback := false
-	for _, f := range s.Segments {
+	for _, f := range s.Groups {
 		name := segmentName(f.Value)
 		if f.Fallback {
 			name, fallback = name+" *", true
@@ -160,7 +160,7 @@ func (r *segmentReport) writeText(w io.Writer) {
 	if fallback {
 		fmt.Fprintf(w, "* fewer than %d final answers to fit on (--min-segment): follows the one schedule\n", s.MinFinal)
 	}
-	if a := s.Allocation; !s.PerSegment && a.Costs != nil {
+	if a := s.Allocation; !s.PerGroup && a.Costs != nil {
 		fmt.Fprintf(w, "budget shared at one price: the last request per item buys %.3g s of lag per item in every segment above its cheapest fit (--budget-per-segment for %.4g each)\n", a.Price, s.Budget)
 	}
 	fmt.Fprintln(w, segmentingText(s))
@@ -176,7 +176,7 @@ func giveUpAge(r fit.Row) string {
 
 // segmentingText is the one sentence comparing the segments' schedules
 // with the one schedule for all.
-func segmentingText(s *fit.SegmentStudy) string {
+func segmentingText(s *fit.GroupStudy) string {
 	t, o := s.Total, s.Shared.Fitted
 	return fmt.Sprintf("segmenting: %s at the same budget (%s vs %s at %.2f vs %.2f requests per item, on the same %.0f held-out items)",
 		s.Changes(), schedule.FormatAge(t.LagMean), schedule.FormatAge(o.Lag.Mean), t.RequestsPerItem, o.RequestsPerItem, t.Items)
@@ -202,7 +202,7 @@ func (r *segmentReport) writeJSON(w io.Writer) error {
 func (r *segmentReport) exportSegments() export.Segments {
 	s := r.res
 	out := export.Segments{By: r.by, Fallback: s.Shared.Schedule}
-	for _, f := range s.Segments {
+	for _, f := range s.Groups {
 		out.Values = append(out.Values, f.Value)
 		out.Schedules = append(out.Schedules, f.Schedule)
 	}
@@ -220,7 +220,7 @@ func (r *segmentReport) meta() *export.Meta {
 // then the comparison with the one schedule.
 func (r *segmentReport) facts() []report.Fact {
 	var out []report.Fact
-	for _, f := range r.res.Segments {
+	for _, f := range r.res.Groups {
 		v := fmt.Sprintf("%s of items, %s mean lag at %.2f requests per item: %s", share(f.Share), schedule.FormatAge(f.Row.Lag.Mean), f.Row.RequestsPerItem, schedule.Format(f.Schedule))
 		if f.Fallback {
 			v += fmt.Sprintf(" (the one schedule: fewer than %d final answers)", r.res.MinFinal)

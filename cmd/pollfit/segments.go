@@ -25,7 +25,7 @@ func addByFlag(fs *pflag.FlagSet, withBudget bool) *byFlags {
 	fs.StringVar(&b.by, "by", "", "one distribution and one schedule per value of this categorical column (e.g. method), at most 1000 values")
 	if withBudget {
 		fs.BoolVar(&b.perSegment, "budget-per-segment", false, "with --by, give every segment the budget itself instead of sharing it where the next request buys the most lag")
-		fs.IntVar(&b.minFinal, "min-segment", fit.DefaultMinSegmentFinal, "with --by, the fewest final answers a segment needs among its fitting items for a schedule of its own (smaller ones follow the shared schedule)")
+		fs.IntVar(&b.minFinal, "min-segment", fit.DefaultMinGroupFinal, "with --by, the fewest final answers a segment needs among its fitting items for a schedule of its own (smaller ones follow the shared schedule)")
 	}
 	return b
 }

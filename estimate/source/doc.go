@@ -22,7 +22,7 @@
 // the fitting part (FitOn) and the held-out part (HeldOut) that
 // fit.Study takes as they are, every row as one sample (All) for
 // fit.Replay, and with a group column (Options.Log.By) one sample per
-// value (Groups) for fit.StudySegments. fit.Study measures the schedule
+// value (Groups) for fit.StudyGroups. fit.Study measures the schedule
 // it fits, the hindsight limit and any baselines on the held-out part;
 // package export writes the schedule as DSL, JSON, Go, JavaScript,
 // TypeScript, Kotlin or Python. The Example runs that path on a bundled

@@ -22,7 +22,7 @@ import (
 // be read again should the pass find too many values) is each group its
 // items. A sketch file's groups are their bins. Each group comes split
 // as the log read without the group column is (the sketch's hash split
-// of each row; Segment.HeldOut), so that a row is fitted on or held out
+// of each row; Group.HeldOut), so that a row is fitted on or held out
 // alike with and without the column, and a log and its sketch fit
 // alike; only for a caller that needs every row (Needs.Always) is a
 // group its rows whole, unsplit.
@@ -72,7 +72,7 @@ func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error
 		groups[g].add(it, w, share, opt.Seed)
 	})
 	for _, g := range groups {
-		seg := fit.Segment{Value: g.value, Sample: g.fitOn}
+		seg := fit.Group{Value: g.value, Sample: g.fitOn}
 		if share > 0 {
 			seg.HeldOut = &fit.HeldOut{Sample: g.heldOut, Holdout: share, Seed: opt.Seed}
 		}
@@ -102,7 +102,7 @@ func sketchFileGroups(paths []string, opt Options) (*Input, error) {
 
 // joinGroups is the groups' items together, both parts, weighted when
 // any is.
-func joinGroups(groups []fit.Segment) fit.Sample {
+func joinGroups(groups []fit.Group) fit.Sample {
 	var smps []fit.Sample
 	for _, g := range groups {
 		smps = append(smps, g.Sample)
@@ -217,11 +217,11 @@ func groupSketch(ctx context.Context, paths []string, opt Options) (*Input, erro
 // each value's parts, their bins or with sampled their item samples
 // (valueParts); a sketch that holds nothing out gives each value one
 // part, unsplit.
-func sketchGroups(s *estimate.Sketch, sampled bool) []fit.Segment {
-	var groups []fit.Segment
+func sketchGroups(s *estimate.Sketch, sampled bool) []fit.Group {
+	var groups []fit.Group
 	for _, g := range s.Segments {
 		ps := valueParts(s, g)
-		seg := fit.Segment{Value: g.Value}
+		seg := fit.Group{Value: g.Value}
 		if s.Holdout > 0 {
 			seg.Sample = ps.sample(ps.fit, sampled)
 			seg.HeldOut = &fit.HeldOut{Sample: ps.sample(ps.held, sampled), Holdout: s.Holdout, Seed: s.Seed}
@@ -235,12 +235,12 @@ func sketchGroups(s *estimate.Sketch, sampled bool) []fit.Segment {
 
 // mergedGroups are a sketch's groups as the bins of both parts
 // together, one sample a value.
-func mergedGroups(s *estimate.Sketch) []fit.Segment {
-	var groups []fit.Segment
+func mergedGroups(s *estimate.Sketch) []fit.Group {
+	var groups []fit.Group
 	for _, g := range s.Segments {
 		whole := g.Fit
 		whole.Merge(&g.HeldOut)
-		groups = append(groups, fit.Segment{Value: g.Value, Sample: binSample(&whole)})
+		groups = append(groups, fit.Group{Value: g.Value, Sample: binSample(&whole)})
 	}
 	return groups
 }

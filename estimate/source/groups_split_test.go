@@ -51,8 +51,8 @@ func hashSplitBy(t *testing.T, path string, opt logs.Options, by string, holdout
 // and without a group column. From the pass's bins, each channel's parts
 // stand for the rows the hash sends each way one by one (counted value
 // by value), and together for the parts of the log read without the
-// column; so StudySegments fits on as many items as Study does without
-// the column. Before, each value's rows came whole and StudySegments
+// column; so StudyGroups fits on as many items as Study does without
+// the column. Before, each value's rows came whole and StudyGroups
 // split them afresh, on other items.
 func TestGroupsSplitAsWithout(t *testing.T) {
 	values, fitRef, heldRef := hashSplitBy(t, ownLog, ownRead, "channel", 0.3, 1)
@@ -81,19 +81,19 @@ func TestGroupsSplitAsWithout(t *testing.T) {
 	if fitOn != whole.FitOn.Total() || heldOut != whole.HeldOut.Sample.Total() || in.All.Total() != whole.All.Total() {
 		t.Errorf("by channel: parts of %g and %g rows (all %g), without the column %g and %g (all %g)", fitOn, heldOut, in.All.Total(), whole.FitOn.Total(), whole.HeldOut.Sample.Total(), whole.All.Total())
 	}
-	var so fit.SegmentOptions
+	var so fit.GroupOptions
 	so.Budget.RequestsPerItem, so.Holdout, so.Seed, so.NoLimit = 8, 0.3, 1, "the test counts items"
-	so.Clauses, so.PerSegment = 2, true // the items fitted on are what counts here
-	res, err := fit.StudySegments(context.Background(), nil, in.Groups, so)
+	so.Clauses, so.PerGroup = 2, true // the items fitted on are what counts here
+	res, err := fit.StudyGroups(context.Background(), nil, in.Groups, so)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fitted float64
-	for _, f := range res.Segments {
+	for _, f := range res.Groups {
 		fitted += f.Items
 	}
 	if fitted != whole.FitOn.Total() {
-		t.Errorf("StudySegments fits on %g items, the log without the column has %g to fit on", fitted, whole.FitOn.Total())
+		t.Errorf("StudyGroups fits on %g items, the log without the column has %g to fit on", fitted, whole.FitOn.Total())
 	}
 }
 
@@ -130,7 +130,7 @@ func TestGroupsSplitItems(t *testing.T) {
 	}
 }
 
-func heldTotal(g fit.Segment) string {
+func heldTotal(g fit.Group) string {
 	if g.HeldOut == nil {
 		return "no held-out part"
 	}
@@ -213,7 +213,7 @@ func sameSample(a, b fit.Sample) bool {
 
 // TestGroupsWholeIsWithout: read with a group column in one pass, the
 // input's whole (Whole) is what Read gives without the column, so the
-// shared schedule of fit.StudySegments is fit.Study's of the log read
+// shared schedule of fit.StudyGroups is fit.Study's of the log read
 // without it: the same schedule, measured the same, from the bins and
 // from the item samples.
 func TestGroupsWholeIsWithout(t *testing.T) {
@@ -231,13 +231,13 @@ func TestGroupsWholeIsWithout(t *testing.T) {
 		if in.Whole() == nil || (in.Sampled == "") != (needs.Aligned == "") {
 			t.Fatalf("needs %+v: whole %v, sampled %q", needs, in.Whole(), in.Sampled)
 		}
-		var so fit.SegmentOptions
+		var so fit.GroupOptions
 		so.Budget.RequestsPerItem, so.Holdout, so.Seed, so.NoLimit = 8, 0.3, 1, "the test compares schedules"
 		want, err := fit.Study(context.Background(), whole.FitOn, whole.HeldOut, so.StudyOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := fit.StudySegments(context.Background(), in.Whole(), in.Groups, so)
+		res, err := fit.StudyGroups(context.Background(), in.Whole(), in.Groups, so)
 		if err != nil {
 			t.Fatal(err)
 		}

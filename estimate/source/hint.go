@@ -48,7 +48,7 @@ type ColumnHint struct {
 // opt.StatusCol, a column holds status words when its values known as
 // status words (the defaults and opt's own) cover at least half of its
 // rows. A column separates the answers when it has 2 to 20 values, the
-// values with at least fit.DefaultMinSegmentFinal final answers hold
+// values with at least fit.DefaultMinGroupFinal final answers hold
 // 90% of the final answers, and among those the slowest median age is
 // at least 3 times the fastest.
 func Hint(ctx context.Context, paths []string, opt logs.Options, rows int64) *ColumnHint {
@@ -143,7 +143,7 @@ func medians(values []string, ages [][]float64) []GroupAge {
 	total, kept := 0, 0
 	for i, a := range ages {
 		total += len(a)
-		if len(a) >= fit.DefaultMinSegmentFinal {
+		if len(a) >= fit.DefaultMinGroupFinal {
 			kept += len(a)
 			slices.Sort(a)
 			meds = append(meds, GroupAge{values[i], a[len(a)/2]})

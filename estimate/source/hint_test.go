@@ -30,7 +30,7 @@ func laneLog(t *testing.T, n int, fast, slow time.Duration) string {
 // each with enough answers, is the hint, fastest first; 2 s against 5 s
 // (2.5 times) is not, nor lanes of fewer answers than a group needs.
 func TestHint(t *testing.T) {
-	n := fit.DefaultMinSegmentFinal
+	n := fit.DefaultMinGroupFinal
 	h := source.Hint(context.Background(), []string{laneLog(t, n, time.Second, 10*time.Second)}, logs.Options{}, int64(2*n))
 	if h == nil || h.Column != "lane" || fmt.Sprint(h.Ages) != "[{a 1} {b 10}]" || h.Status != nil {
 		t.Errorf("1 s and 10 s: %+v", h)

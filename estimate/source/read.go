@@ -23,11 +23,11 @@ type Input struct {
 	// Groups are the samples of the values of the group column
 	// (Options.Log.By), in the order the values first came, each its
 	// items, its sketch's bins or its item sample, split as the sketch
-	// splits (Segment.HeldOut) unless the items were read, for
-	// fit.StudySegments; FitOn and HeldOut are then all values
+	// splits (Group.HeldOut) unless the items were read, for
+	// fit.StudyGroups; FitOn and HeldOut are then all values
 	// together, as without the column, when one pass read them (see
 	// Whole).
-	Groups []fit.Segment
+	Groups []fit.Group
 	Stats  logs.Stats
 	// Sketch is the sketch read or made, nil when the items were read;
 	// for groups read from raw logs in one pass, the sketch of all values
@@ -96,15 +96,15 @@ func Read(ctx context.Context, paths []string, opt Options) (*Input, error) {
 }
 
 // Whole is the input's items of all groups as one, for
-// fit.StudySegments' shared schedule: the fitting and held-out parts
+// fit.StudyGroups' shared schedule: the fitting and held-out parts
 // Read gives without the group column, when it read the groups from
 // one pass (nil when the groups are each value's items: the shared
 // schedule then fits their parts joined).
-func (in *Input) Whole() *fit.Segment {
+func (in *Input) Whole() *fit.Group {
 	if len(in.Groups) == 0 || in.HeldOut == nil {
 		return nil
 	}
-	return &fit.Segment{Sample: in.FitOn, HeldOut: in.HeldOut}
+	return &fit.Group{Sample: in.FitOn, HeldOut: in.HeldOut}
 }
 
 // setSamples fills FitOn, HeldOut and All from the sketch.

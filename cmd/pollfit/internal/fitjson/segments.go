@@ -79,10 +79,10 @@ type Shared struct {
 
 // NewSegments is the JSON of the study s of a log split by the column
 // by, with its notes.
-func NewSegments(by string, s *fit.SegmentStudy, notes []string) *Segments {
+func NewSegments(by string, s *fit.GroupStudy, notes []string) *Segments {
 	sh := s.Shared
 	out := &Segments{By: by, MinSegment: s.MinFinal,
-		Budget: SegmentBudget{RequestsPerItem: s.Budget, PerSegment: s.PerSegment, Price: fit.JSONNumber(s.Allocation.Price)},
+		Budget: SegmentBudget{RequestsPerItem: s.Budget, PerSegment: s.PerGroup, Price: fit.JSONNumber(s.Allocation.Price)},
 		Total: Total{Items: s.Total.Items, LagMean: fit.JSONNumber(s.Total.LagMean), RequestsPerItem: fit.JSONNumber(s.Total.RequestsPerItem),
 			Stuck: fit.JSONNumber(s.Total.Stuck), MissedShare: fit.JSONNumber(s.Total.MissedShare)},
 		Shared: Shared{Schedule: schedule.Format(sh.Schedule), Row: NewRow(sh.Fitted)},
@@ -90,7 +90,7 @@ func NewSegments(by string, s *fit.SegmentStudy, notes []string) *Segments {
 	if sh.FitOn != nil && sh.HeldOut != nil {
 		out.Holdout = Holdout{Share: sh.Holdout, Seed: sh.Seed, FitItems: sh.FitOn.Total(), Test: sh.HeldOut.Total()}
 	}
-	for _, f := range s.Segments {
+	for _, f := range s.Groups {
 		out.Decisions = append(out.Decisions, GroupDecision{Value: f.Value, Decision: NewDecision(&f.Decision), Fitted: NewRow(f.Row), Other: NewRow(f.Against)})
 		out.Segments = append(out.Segments, Segment{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
 			Budget: f.Budget, Fallback: f.Fallback, Schedule: schedule.Format(f.Schedule), Row: NewRow(f.Row)})

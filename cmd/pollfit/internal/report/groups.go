@@ -16,9 +16,9 @@ import (
 // the one schedule has no study of its own and no pictures; a sentence
 // of the summary's table says so. Each value's density caveats join r's
 // warnings, named by the value.
-func AddSegments(r *Report, by string, s *fit.SegmentStudy) {
+func AddSegments(r *Report, by string, s *fit.GroupStudy) {
 	r.Summary.Segments = SummariseSegments(by, s)
-	for i, f := range s.Segments {
+	for i, f := range s.Groups {
 		if f.Fallback || f.Study == nil || f.Study.FitOn == nil || f.Study.HeldOut == nil {
 			continue
 		}

@@ -23,7 +23,7 @@ import (
 type SegmentTable struct {
 	// By is the column.
 	By string
-	// Decisions are each value's decision (fit.SegmentFit.Decision), the
+	// Decisions are each value's decision (fit.GroupFit.Decision), the
 	// first thing the summary says under --by, as fit --by opens.
 	Decisions []Sentence
 	// Lead says how the budget was shared.
@@ -49,14 +49,14 @@ type SegmentRow struct {
 // SummariseSegments is the summary's table of the study s of a log
 // split by the column by. Its figures are read from the study's fit
 // --by --json (fitjson.NewSegments), by field; the words from s.
-func SummariseSegments(by string, s *fit.SegmentStudy) *SegmentTable {
+func SummariseSegments(by string, s *fit.GroupStudy) *SegmentTable {
 	j := fitjson.NewSegments(by, s, nil)
 	f := figs{root: j, prefix: "by."}
 	t := &SegmentTable{By: by, Lead: segmentsLead(f, j)}
 	fallback := false
 	for i := range j.Segments {
 		sg := &j.Segments[i]
-		t.Decisions = append(t.Decisions, decision(f, j.Decisions[i].Decision, &s.Segments[i].Decision))
+		t.Decisions = append(t.Decisions, decision(f, j.Decisions[i].Decision, &s.Groups[i].Decision))
 		name := export.DSLValue(sg.Value)
 		if sg.Fallback {
 			name, fallback = name+" *", true
@@ -76,7 +76,7 @@ func SummariseSegments(by string, s *fit.SegmentStudy) *SegmentTable {
 		t.Points = append(t.Points, Sentence{plain("* Fewer than "), f.at(&j.MinSegment, float64(j.MinSegment), strconv.Itoa(j.MinSegment)),
 			plain(" final answers to fit on (--min-segment): follows the one schedule.")})
 	}
-	if a := s.Allocation; !s.PerSegment && a.Costs != nil {
+	if a := s.Allocation; !s.PerGroup && a.Costs != nil {
 		t.Points = append(t.Points, Sentence{plain("Budget shared at one price: the last request per item buys "),
 			f.num(&j.Budget.Price, func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) + " s" }),
 			plain(" of lag per item in every segment above its cheapest fit (--budget-per-segment gives each the budget itself).")})
@@ -110,7 +110,7 @@ func segmentsLead(f figs, j *fitjson.Segments) Sentence {
 
 // segmentingSentence compares the segments' schedules with the one
 // schedule, as fit --by's last line does.
-func segmentingSentence(f figs, j *fitjson.Segments, s *fit.SegmentStudy) Sentence {
+func segmentingSentence(f figs, j *fitjson.Segments, s *fit.GroupStudy) Sentence {
 	// The changes as fit words them (the requests' too where the two
 	// spend apart), the way the comparison with a baseline shows its own.
 	chp := plain(s.Changes()) // not finite: "no comparable mean lag"

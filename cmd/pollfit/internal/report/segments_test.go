@@ -13,13 +13,13 @@ import (
 // segmentStudy is a study of two values by hand: "<card>" with a
 // schedule of its own, "a b" under --min-segment, following the one
 // schedule.
-func segmentStudy(t *testing.T) *fit.SegmentStudy {
+func segmentStudy(t *testing.T) *fit.GroupStudy {
 	row := func(mean, p95, req float64, horizon time.Duration, stuck, missed float64) fit.Row {
 		return fit.Row{Metrics: fit.Metrics{Lag: fit.LagStats{Mean: mean, P95: p95}, RequestsPerItem: req, Horizon: horizon}, Stuck: stuck, MissedShare: missed}
 	}
 	shared := mustParse(t, "2s until 30s")
-	return &fit.SegmentStudy{
-		Segments: []fit.SegmentFit{
+	return &fit.GroupStudy{
+		Groups: []fit.GroupFit{
 			{Value: "<card>", Share: 0.25, Budget: 6, Schedule: mustParse(t, "1s until 10s"), Row: row(0.5, 1.2, 5.5, 10*time.Second, 11, 0.01)},
 			{Value: "a b", Share: 0.75, Budget: 8.5, Fallback: true, Schedule: shared, Row: row(0.8, 2.5, 8.5, 30*time.Second, 16, 0)},
 		},
@@ -84,8 +84,8 @@ func TestSummariseSegments(t *testing.T) {
 // without lag leaves the change without a figure.
 func TestSummariseSegmentsPerSegment(t *testing.T) {
 	s := segmentStudy(t)
-	s.PerSegment, s.Allocation = true, fit.Allocation{}
-	s.Segments[1].Fallback = false
+	s.PerGroup, s.Allocation = true, fit.Allocation{}
+	s.Groups[1].Fallback = false
 	s.Shared.Fitted.Lag.Mean = 0
 	tbl := SummariseSegments("method", s)
 	if got := sentence(tbl.Lead); got != "Or ship one schedule per value of method, each at 8 requests per item (--budget-per-segment):" {

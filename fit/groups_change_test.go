@@ -2,10 +2,10 @@ package fit
 
 import "testing"
 
-// TestSegmentStudyChanges: the segmenting figure names the requests'
+// TestGroupStudyChanges: the grouping figure names the requests'
 // change wherever the two spend more than 0.5% apart on the held-out
 // items, as a baseline's comparison does (worked out by hand).
-func TestSegmentStudyChanges(t *testing.T) {
+func TestGroupStudyChanges(t *testing.T) {
 	for _, c := range []struct {
 		total, shared float64 // requests per item
 		want          string
@@ -16,7 +16,7 @@ func TestSegmentStudyChanges(t *testing.T) {
 		{7.95, 8, "0.6% fewer requests and 25.0% less mean lag"}, // 7.95/8 − 1 = −0.625%
 		{12.74, 12.40, "2.7% more requests and 25.0% less mean lag"},
 	} {
-		s := &SegmentStudy{
+		s := &GroupStudy{
 			Total:  Total{LagMean: 0.75, RequestsPerItem: c.total},
 			Shared: &StudyResult{Fitted: Row{Metrics: Metrics{RequestsPerItem: c.shared, Lag: LagStats{Mean: 1}}}},
 		}

@@ -10,28 +10,28 @@ import (
 	"github.com/pollfit/pollfit/internal/loggen"
 )
 
-// TestStudySegmentsProgress: a segment study tells Progress the one
+// TestStudyGroupsProgress: a group study tells Progress the one
 // schedule's stages, prefixed, then the values' cost curves and fits
 // counted from 0 to the number of values, each count once and in order.
-func TestStudySegmentsProgress(t *testing.T) {
+func TestStudyGroupsProgress(t *testing.T) {
 	t.Parallel()
 	rows := loggen.Rows(loggen.Segmented, 900, 3)
 	items := loggen.Items(rows)
 	idx := map[string]int{}
-	var segs []Segment
+	var segs []Group
 	for i, r := range rows {
 		k, ok := idx[r.Method]
 		if !ok {
 			k, idx[r.Method] = len(segs), len(segs)
-			segs = append(segs, Segment{Value: r.Method})
+			segs = append(segs, Group{Value: r.Method})
 		}
 		segs[k].Sample.Items = append(segs[k].Sample.Items, items[i])
 	}
 	var got []string
 	// The stages, not the shapes: none searched for.
-	opt := SegmentOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1, NoDeadlines: true, NoBatches: true,
+	opt := GroupOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1, NoDeadlines: true, NoBatches: true,
 		Progress: func(s string) { got = append(got, s) }}, MinFinal: 50}
-	res, err := StudySegments(context.Background(), nil, segs, opt)
+	res, err := StudyGroups(context.Background(), nil, segs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestStudySegmentsProgress(t *testing.T) {
 		t.Fatalf("stages %q: want the one schedule's fitting first", got)
 	}
 	own := 0
-	for _, f := range res.Segments {
+	for _, f := range res.Groups {
 		if !f.Fallback {
 			own++
 		}

@@ -32,7 +32,7 @@ func interp(c []CostLag, x float64) float64 {
 
 // TestAllocateClosedForm: for lags a_s/c the equal-marginal split is
 // c_s = B √a_s / Σ w_s √a_s (weights summing to 1), at the price
-// a_s/c_s² in every segment; Allocate on the sampled curves finds it,
+// a_s/c_s² in every group; Allocate on the sampled curves finds it,
 // and no split of the budget over a fine grid beats it (brute force).
 func TestAllocateClosedForm(t *testing.T) {
 	a := []float64{1, 25}
@@ -47,10 +47,10 @@ func TestAllocateClosedForm(t *testing.T) {
 	for s := range a {
 		want := budget * math.Sqrt(a[s]) / norm
 		if math.Abs(al.Costs[s]-want) > 0.01 {
-			t.Errorf("segment %d: cost %.4f, want the closed form %.4f", s, al.Costs[s], want)
+			t.Errorf("group %d: cost %.4f, want the closed form %.4f", s, al.Costs[s], want)
 		}
 		if price := a[s] / (al.Costs[s] * al.Costs[s]); math.Abs(price-al.Price)/price > 0.01 {
-			t.Errorf("segment %d: marginal gain %.5f, want the common price %.5f", s, price, al.Price)
+			t.Errorf("group %d: marginal gain %.5f, want the common price %.5f", s, price, al.Price)
 		}
 	}
 	if math.Abs(al.Spent-budget) > 1e-9 {
@@ -72,7 +72,7 @@ func TestAllocateClosedForm(t *testing.T) {
 	}
 }
 
-// TestAllocateHull: a segment's point above the chord of its neighbours
+// TestAllocateHull: a group's point above the chord of its neighbours
 // is never used, a point dearer and no faster is dropped, a budget below
 // the cheapest fits is an error, and one beyond the dearest is left
 // unspent at price 0.
@@ -88,7 +88,7 @@ func TestAllocateHull(t *testing.T) {
 			t.Fatalf("hull %v, want %v", h, want)
 		}
 	}
-	// Two equal segments, budget 2 (4 in all): both first edges buy 4 s
+	// Two equal groups, budget 2 (4 in all): both first edges buy 4 s
 	// per request, the second edges 1/3; the 2 spare requests go at
 	// price 4, so any split of them along the first edges waits 12.
 	al, err := Allocate([][]CostLag{c, c}, []float64{1, 1}, 2)
@@ -105,58 +105,58 @@ func TestAllocateHull(t *testing.T) {
 	}
 }
 
-// TestStudySegmentsMixed is issue 13's check: on the generated mix of
+// TestStudyGroupsMixed is issue 13's check: on the generated mix of
 // wallets, mobile money, cards and bank transfers, the fit per method
 // at 8 requests per item on average waits at most 0.45× the one
 // schedule's held-out mean lag, at no more cost, and sharing the budget
 // beats giving each method 8.
-func TestStudySegmentsMixed(t *testing.T) {
-	testenv.SkipUnlessLong(t) // fits four segments twice
+func TestStudyGroupsMixed(t *testing.T) {
+	testenv.SkipUnlessLong(t) // fits four groups twice
 	t.Parallel()              // minutes of fitting: shares the cores with the other slow tests
 	rows := loggen.Rows(loggen.Segmented, 10000, 1)
 	items := loggen.Items(rows)
 	idx := map[string]int{}
-	var segs []Segment
+	var segs []Group
 	for i, r := range rows {
 		k, ok := idx[r.Method]
 		if !ok {
 			k, idx[r.Method] = len(segs), len(segs)
-			segs = append(segs, Segment{Value: r.Method})
+			segs = append(segs, Group{Value: r.Method})
 		}
 		segs[k].Sample.Items = append(segs[k].Sample.Items, items[i])
 	}
-	opt := SegmentOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1}}
-	shared, err := StudySegments(context.Background(), nil, segs, opt)
+	opt := GroupOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1}}
+	shared, err := StudyGroups(context.Background(), nil, segs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.PerSegment = true
-	equal, err := StudySegments(context.Background(), nil, segs, opt)
+	opt.PerGroup = true
+	equal, err := StudyGroups(context.Background(), nil, segs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	one := shared.SharedTotal
 	ratio := shared.Total.LagMean / one.LagMean
-	t.Logf("segmented %.3fs at %.2f req, equal budgets %.3fs at %.2f, one schedule %.3fs at %.2f: ratio %.3f (equal %.3f)",
+	t.Logf("grouped %.3fs at %.2f req, equal budgets %.3fs at %.2f, one schedule %.3fs at %.2f: ratio %.3f (equal %.3f)",
 		shared.Total.LagMean, shared.Total.RequestsPerItem, equal.Total.LagMean, equal.Total.RequestsPerItem,
 		one.LagMean, one.RequestsPerItem, ratio, equal.Total.LagMean/one.LagMean)
 	if ratio > 0.45 {
-		t.Errorf("segmented lag %.3fs is %.3f× the one schedule's %.3fs, want ≤ 0.45×", shared.Total.LagMean, ratio, one.LagMean)
+		t.Errorf("grouped lag %.3fs is %.3f× the one schedule's %.3fs, want ≤ 0.45×", shared.Total.LagMean, ratio, one.LagMean)
 	}
 	if shared.Total.RequestsPerItem > one.RequestsPerItem*1.02 {
-		t.Errorf("segmented cost %.3f, the one schedule's %.3f: not the same cost", shared.Total.RequestsPerItem, one.RequestsPerItem)
+		t.Errorf("grouped cost %.3f, the one schedule's %.3f: not the same cost", shared.Total.RequestsPerItem, one.RequestsPerItem)
 	}
 	if shared.Total.LagMean >= equal.Total.LagMean {
 		t.Errorf("shared budget %.3fs, equal budgets %.3fs: sharing should win", shared.Total.LagMean, equal.Total.LagMean)
 	}
-	// The totals are the segments' rows added up, item by item.
+	// The totals are the groups' rows added up, item by item.
 	var n, det, lag float64
-	for _, f := range shared.Segments {
+	for _, f := range shared.Groups {
 		n += f.Row.Items
 		det += f.Row.Detected
 		lag += f.Row.Lag.Mean * f.Row.Detected
 		if f.Fallback {
-			t.Errorf("segment %s (%v final answers) fell back", f.Value, f.Final)
+			t.Errorf("group %s (%v final answers) fell back", f.Value, f.Final)
 		}
 	}
 	if n != one.Items || math.Abs(lag/det-shared.Total.LagMean) > 1e-12 {

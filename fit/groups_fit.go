@@ -11,14 +11,14 @@ import (
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// allocate sets each segment's budget: a fallback's is what the shared
+// allocate sets each group's budget: a fallback's is what the shared
 // schedule costs on its fitting items; the others share what is left
-// (Allocate), or get the budget each with PerSegment.
-func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt SegmentOptions, prog *segmentProgress) error {
+// (Allocate), or get the budget each with PerGroup.
+func (s *GroupStudy) allocate(ctx context.Context, trains, tests []Sample, opt GroupOptions, prog *groupProgress) error {
 	var total, fixed, big float64
 	var idx []int
-	for i := range s.Segments {
-		f := &s.Segments[i]
+	for i := range s.Groups {
+		f := &s.Groups[i]
 		total += f.Items
 		if !f.Fallback {
 			big += f.Items
@@ -28,30 +28,30 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 		}
 		m, err := ReplaySample(s.Shared.Schedule, trains[i], ReplayOptions{Horizon: sharedHorizon(s.Shared)})
 		if err != nil {
-			return fmt.Errorf("segment %q: %w", f.Value, err)
+			return fmt.Errorf("group %q: %w", f.Value, err)
 		}
 		f.Budget = m.RequestsPerItem
 		fixed += f.Items * m.RequestsPerItem
 	}
-	if opt.PerSegment || len(idx) == 0 {
+	if opt.PerGroup || len(idx) == 0 {
 		return nil
 	}
 	left := (s.Budget*total - fixed) / big
 	if left <= 0 {
-		return infeasible(fmt.Sprintf("the segments under %d final answers spend the whole budget on the shared schedule", s.MinFinal), "raise Budget.RequestsPerItem or lower the minimum (MinFinal)", "Budget.RequestsPerItem", "MinFinal")
+		return infeasible(fmt.Sprintf("the groups under %d final answers spend the whole budget on the shared schedule", s.MinFinal), "raise Budget.RequestsPerItem or lower the minimum (MinFinal)", "Budget.RequestsPerItem", "MinFinal")
 	}
 	w := make([]float64, len(idx))
 	segTrains, segTests, names := make([]Sample, len(idx)), make([]Sample, len(idx)), make([]string, len(idx))
 	for k, i := range idx {
-		segTrains[k], segTests[k], names[k] = trains[i], tests[i], s.Segments[i].Value
-		w[k] = s.Segments[i].Items
+		segTrains[k], segTests[k], names[k] = trains[i], tests[i], s.Groups[i].Value
+		w[k] = s.Groups[i].Items
 	}
 	done := prog.start("the values' cost curves", len(idx))
-	curves, sts, err := segmentCurves(ctx, segTrains, segTests, names, opt.StudyOptions, budgetGrid(left), done)
+	curves, sts, err := groupCurves(ctx, segTrains, segTests, names, opt.StudyOptions, budgetGrid(left), done)
 	if err != nil {
 		return err
 	}
-	s.bases = make([]*study, len(s.Segments))
+	s.bases = make([]*study, len(s.Groups))
 	for k, i := range idx {
 		s.bases[i] = sts[k]
 	}
@@ -61,7 +61,7 @@ func (s *SegmentStudy) allocate(ctx context.Context, trains, tests []Sample, opt
 	}
 	s.Allocation = a
 	for k, i := range idx {
-		s.Segments[i].Budget = a.Costs[k]
+		s.Groups[i].Budget = a.Costs[k]
 	}
 	return nil
 }
@@ -83,10 +83,10 @@ func lagSum(m Metrics) float64 {
 	return m.Lag.Mean * m.Detected / m.Items
 }
 
-// gridStep is the ratio of one budget of a segment's curve to the next.
+// gridStep is the ratio of one budget of a group's curve to the next.
 var gridStep = math.Pow(2, 2.0/3)
 
-// budgetGrid are the budgets a segment's curve is fitted at: b itself,
+// budgetGrid are the budgets a group's curve is fitted at: b itself,
 // and steps of gridStep down to 1.5 requests per item and up to 4 × b.
 func budgetGrid(b float64) []float64 {
 	grid := []float64{b}
@@ -99,25 +99,25 @@ func budgetGrid(b float64) []float64 {
 	return grid
 }
 
-// segmentCurves fits each segment (named by names) at each budget as
+// groupCurves fits each group (named by names) at each budget as
 // Study would (its give-up age, the stuck cap of each budget, the shapes
 // that pay) and returns what each fit spends and waits on the fitting
-// items. A segment's first fit, which chooses its smoothing, comes
-// first; then every other fit of every segment runs at once, each on a
-// copy of its segment's study (beside), so that the cores stay busy
-// however few segments there are.
-// done is called as each segment's curve is whole. The segments'
+// items. A group's first fit, which chooses its smoothing, comes
+// first; then every other fit of every group runs at once, each on a
+// copy of its group's study (beside), so that the cores stay busy
+// however few groups there are.
+// done is called as each group's curve is whole. The groups'
 // studies come back too, for their own studies to start from (again).
-func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, opt StudyOptions, budgets []float64, done func()) ([][]CostLag, []*study, error) {
+func groupCurves(ctx context.Context, trains, tests []Sample, names []string, opt StudyOptions, budgets []float64, done func()) ([][]CostLag, []*study, error) {
 	opt.Baselines, opt.Bootstrap, opt.Family = nil, 0, ""
 	opt.Budget = Budget{RequestsPerItem: budgets[0]}
 	n := len(budgets)
 	sts := make([]*study, len(trains))
 	pts := make([]*CostLag, len(trains)*n)
-	left := make([]atomic.Int32, len(trains)) // points of each segment still to fit
+	left := make([]atomic.Int32, len(trains)) // points of each group still to fit
 	point := func(k int) {
 		if left[k].Add(-1) == 0 {
-			done() // the segment's curve is whole
+			done() // the group's curve is whole
 		}
 	}
 	for k := range left {
@@ -135,7 +135,7 @@ func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, 
 			point(k)
 		}
 		if err != nil {
-			return fmt.Errorf("segment %q: %w", names[k], err)
+			return fmt.Errorf("group %q: %w", names[k], err)
 		}
 		return nil
 	})
@@ -145,7 +145,7 @@ func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, 
 	err = parallel(len(trains)*(n-1), func(i int) (err error) {
 		k, j := i/(n-1), 1+i%(n-1)
 		if pts[k*n+j], err = sts[k].beside().curvePoint(budgets[j]); err != nil {
-			return fmt.Errorf("segment %q: %w", names[k], err)
+			return fmt.Errorf("group %q: %w", names[k], err)
 		}
 		point(k)
 		return nil
@@ -161,7 +161,7 @@ func segmentCurves(ctx context.Context, trains, tests []Sample, names []string, 
 			}
 		}
 		if len(out[k]) == 0 {
-			return nil, nil, fmt.Errorf("segment %q: %w", names[k], infeasible(fmt.Sprintf("no schedule fits any budget from 1 to %.4g requests per item", budgets[n-1]), ""))
+			return nil, nil, fmt.Errorf("group %q: %w", names[k], infeasible(fmt.Sprintf("no schedule fits any budget from 1 to %.4g requests per item", budgets[n-1]), ""))
 		}
 	}
 	return out, sts, nil
@@ -178,7 +178,7 @@ func (st *study) curvePoint(b float64) (*CostLag, error) {
 	}
 	res, err := st.fit(st.res.Budget, st.res.StuckCap)
 	if err != nil {
-		return nil, st.stopped("segment curve") // nil unless stopped: no schedule spends so little
+		return nil, st.stopped("group curve") // nil unless stopped: no schedule spends so little
 	}
 	m, err := st.measureOn(st.train, "", res.Schedule)
 	if err != nil {
@@ -187,20 +187,20 @@ func (st *study) curvePoint(b float64) (*CostLag, error) {
 	return &CostLag{Cost: m.RequestsPerItem, Lag: lagSum(m.Metrics)}, nil
 }
 
-// fitSegments studies each segment with a schedule of its own at its
+// fitGroups studies each group with a schedule of its own at its
 // budget, beside its own baselines and the options' as Study compares
 // them, measures the shared schedule on the fallbacks, and sets what
-// each segment's decision weighs it against, and the decision.
-func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, tests []Sample, opt SegmentOptions, done func()) error {
-	return parallel(len(s.Segments), func(i int) error {
+// each group's decision weighs it against, and the decision.
+func (s *GroupStudy) fitGroups(ctx context.Context, segs []Group, trains, tests []Sample, opt GroupOptions, done func()) error {
+	return parallel(len(s.Groups), func(i int) error {
 		defer done()
-		f := &s.Segments[i]
+		f := &s.Groups[i]
 		o := opt
 		o.Baselines = append(slices.Clone(segs[i].Baselines), opt.Baselines...)
 		if f.Fallback {
 			row, err := s.replayShared(s.Shared.Schedule, "shared", tests[i], o)
 			if err != nil {
-				return fmt.Errorf("segment %q: %w", f.Value, err)
+				return fmt.Errorf("group %q: %w", f.Value, err)
 			}
 			f.Schedule, f.Row = s.Shared.Schedule, row
 		} else {
@@ -208,9 +208,9 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, 
 			if s.bases != nil {
 				base = s.bases[i]
 			}
-			res, err := segmentStudy(ctx, base, trains[i], tests[i], f.Budget, o)
+			res, err := groupStudy(ctx, base, trains[i], tests[i], f.Budget, o)
 			if err != nil {
-				return fmt.Errorf("segment %q: %w", f.Value, err)
+				return fmt.Errorf("group %q: %w", f.Value, err)
 			}
 			f.Study, f.Schedule, f.Row = res, res.Schedule, res.Fitted
 		}
@@ -226,7 +226,7 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, 
 			f.Decision = decisionOf(f.Row, f.Against)
 		}
 		if err != nil {
-			return fmt.Errorf("segment %q: %w", f.Value, err)
+			return fmt.Errorf("group %q: %w", f.Value, err)
 		}
 		if f.Decision.Group = segs[i].Label; f.Decision.Group == "" {
 			f.Decision.Group = f.Value
@@ -235,12 +235,12 @@ func (s *SegmentStudy) fitSegments(ctx context.Context, segs []Segment, trains, 
 	})
 }
 
-// segmentStudy is Study of one segment at its budget beside the
+// groupStudy is Study of one group at its budget beside the
 // baselines, again from base, the study of its curve, when it has one;
 // when a baseline cannot be compared there (no fit at its cost on the
-// segment's items, say), the study goes without them and notes why, and
+// group's items, say), the study goes without them and notes why, and
 // the decision replays the first baseline instead.
-func segmentStudy(ctx context.Context, base *study, train, test Sample, budget float64, opt SegmentOptions) (*StudyResult, error) {
+func groupStudy(ctx context.Context, base *study, train, test Sample, budget float64, opt GroupOptions) (*StudyResult, error) {
 	o := opt.StudyOptions
 	o.Budget, o.Family = Budget{RequestsPerItem: budget}, ""
 	study := func(o StudyOptions) (*StudyResult, error) {
@@ -266,9 +266,9 @@ func segmentStudy(ctx context.Context, base *study, train, test Sample, budget f
 	return res, nil
 }
 
-// replayShared is sched replayed on a segment's held-out items to the
+// replayShared is sched replayed on a group's held-out items to the
 // shared study's give-up age, as the row named name.
-func (s *SegmentStudy) replayShared(sched *schedule.Schedule, name string, test Sample, opt SegmentOptions) (Row, error) {
+func (s *GroupStudy) replayShared(sched *schedule.Schedule, name string, test Sample, opt GroupOptions) (Row, error) {
 	m, err := ReplaySample(sched, test, ReplayOptions{Horizon: sharedHorizon(s.Shared), AsksBy: opt.AsksBy})
 	if err != nil {
 		return Row{}, err

@@ -6,33 +6,33 @@ import (
 	"slices"
 )
 
-// CostLag is one point of a segment's lag-versus-cost curve: a fit that
+// CostLag is one point of a group's lag-versus-cost curve: a fit that
 // spends Cost requests per item and waits Lag, the lag summed over its
 // items per item (mean lag × share of items whose answer is seen), so
-// that lags of segments add when weighted by their items.
+// that lags of groups add when weighted by their items.
 type CostLag struct{ Cost, Lag float64 }
 
-// Allocation is how a shared budget is split between segments.
+// Allocation is how a shared budget is split between groups.
 type Allocation struct {
-	// Costs are the requests per item each segment gets.
+	// Costs are the requests per item each group gets.
 	Costs []float64
 	// Price is the common marginal price: the lag, summed per item in
-	// seconds, that the last request per item bought in every segment
-	// that has more than its cheapest fit (0 when every segment sits at
+	// seconds, that the last request per item bought in every group
+	// that has more than its cheapest fit (0 when every group sits at
 	// its dearest point and the budget is not all spent).
 	Price float64
 	// Spent is the weighted mean of Costs: the budget, unless every
-	// segment's dearest fit costs less.
+	// group's dearest fit costs less.
 	Spent float64
 }
 
 // Allocate splits budget (requests per item, averaged over all items)
-// between segments of weights w (their items) with lag-versus-cost
+// between groups of weights w (their items) with lag-versus-cost
 // curves curves, to the least total lag: each curve is replaced by its
 // lower convex hull (a mix of two fits is a fit at any cost between
-// them), and requests go, one edge at a time, to the segment whose next
+// them), and requests go, one edge at a time, to the group whose next
 // edge buys the most lag per request, the last edge taken in part. At the
-// result every segment off its cheapest point buys lag at one price per
+// result every group off its cheapest point buys lag at one price per
 // request (Allocation.Price), which no other split of the same budget
 // beats on the hulls.
 func Allocate(curves [][]CostLag, w []float64, budget float64) (Allocation, error) {
@@ -45,7 +45,7 @@ func Allocate(curves [][]CostLag, w []float64, budget float64) (Allocation, erro
 	for i, c := range curves {
 		hulls[i] = costLagHull(c)
 		if len(hulls[i]) == 0 || !(w[i] > 0) {
-			return Allocation{}, fmt.Errorf("allocate: segment %d has no fit or no weight", i)
+			return Allocation{}, fmt.Errorf("allocate: group %d has no fit or no weight", i)
 		}
 		total += w[i]
 		spent += w[i] * hulls[i][0].Cost
@@ -55,7 +55,7 @@ func Allocate(curves [][]CostLag, w []float64, budget float64) (Allocation, erro
 		a.Costs[i] = hulls[i][0].Cost
 	}
 	if spent > budget*total*(1+1e-9) {
-		return a, infeasible(fmt.Sprintf("budget %.4g requests per item is below the segments' cheapest fits, %.4g on average", budget, spent/total), "raise the budget", "Budget.RequestsPerItem")
+		return a, infeasible(fmt.Sprintf("budget %.4g requests per item is below the groups' cheapest fits, %.4g on average", budget, spent/total), "raise the budget", "Budget.RequestsPerItem")
 	}
 	for {
 		best, slope := -1, 0.0
@@ -68,7 +68,7 @@ func Allocate(curves [][]CostLag, w []float64, budget float64) (Allocation, erro
 			}
 		}
 		if best < 0 {
-			break // every segment at its dearest fit
+			break // every group at its dearest fit
 		}
 		p, q := hulls[best][pos[best]], hulls[best][pos[best]+1]
 		left := budget*total - spent

@@ -5,28 +5,28 @@ import (
 	"sync"
 )
 
-// segmentProgress tells a segment study's StudyOptions.Progress its
-// stages: the one schedule's own, prefixed, then how many segments'
-// budget curves and fits are done. The segments are fitted in parallel,
+// groupProgress tells a group study's StudyOptions.Progress its
+// stages: the one schedule's own, prefixed, then how many groups'
+// budget curves and fits are done. The groups are fitted in parallel,
 // so it is called from their goroutines, one call at a time.
-type segmentProgress struct {
+type groupProgress struct {
 	mu   sync.Mutex
 	f    func(string)
 	done int
 }
 
-func newSegmentProgress(f func(string)) *segmentProgress { return &segmentProgress{f: f} }
+func newGroupProgress(f func(string)) *groupProgress { return &groupProgress{f: f} }
 
 // shared is the Progress of the one schedule's study.
-func (p *segmentProgress) shared() func(string) {
+func (p *groupProgress) shared() func(string) {
 	if p.f == nil {
 		return nil
 	}
 	return func(s string) { p.say("the one schedule: " + s) }
 }
 
-// start begins a stage of n segments: "what: 0 of n".
-func (p *segmentProgress) start(what string, n int) func() {
+// start begins a stage of n groups: "what: 0 of n".
+func (p *groupProgress) start(what string, n int) func() {
 	p.mu.Lock()
 	p.done = 0
 	p.mu.Unlock()
@@ -41,7 +41,7 @@ func (p *segmentProgress) start(what string, n int) func() {
 	}
 }
 
-func (p *segmentProgress) say(s string) {
+func (p *groupProgress) say(s string) {
 	if p.f == nil {
 		return
 	}
