@@ -20,6 +20,9 @@ type replayer struct {
 	// last (see item), firstBuf[i] room for clause i's first ages.
 	alBuf    []schedule.AlignedItem
 	firstBuf [][]time.Duration
+	// tab lists the aligned asks of the sample replayed, item by item,
+	// to the replay's horizon (nil: worked out item by item).
+	tab *alignedTable
 }
 
 func newReplayer(s *schedule.Schedule) *replayer {
@@ -42,6 +45,11 @@ type itemAsks struct {
 	// al are the aligned clauses for this item, in the replayer's
 	// memory: good until the replayer's next item.
 	al []schedule.AlignedItem
+	// listed, when tabled, are the item's aligned asks to the table's
+	// horizon (alignedTable), which next and count read instead of al:
+	// asked only of ages up to that horizon.
+	listed []time.Duration
+	tabled bool
 }
 
 func (r *replayer) item(it estimate.Item) itemAsks {
@@ -52,6 +60,18 @@ func (r *replayer) item(it estimate.Item) itemAsks {
 	v.al = r.alBuf[:len(r.aligned)]
 	for i, a := range r.aligned {
 		v.al[i] = a.ForItem(it.Created, r.firstBuf[i])
+	}
+	return v
+}
+
+// itemAt is item for item i of the sample the replayer's table lists.
+func (r *replayer) itemAt(i int, it estimate.Item) itemAsks {
+	if r.tab == nil {
+		return r.item(it)
+	}
+	v := itemAsks{replayer: r, created: it.Created, signal: -1, listed: r.tab.item(i), tabled: true}
+	if r.reset && it.HasSignal() && it.Signal >= 0 {
+		v.signal = nanos(it.Signal)
 	}
 	return v
 }
@@ -86,6 +106,17 @@ func (v itemAsks) ageNext(x time.Duration) (time.Duration, bool) {
 // next is the first ask of any kind at or after x.
 func (v itemAsks) next(x time.Duration) (time.Duration, bool) {
 	best, ok := v.ageNext(x)
+	if v.tabled {
+		for _, at := range v.listed {
+			if at >= x {
+				if !ok || at < best {
+					best, ok = at, true
+				}
+				break
+			}
+		}
+		return best, ok
+	}
 	for i := range v.al {
 		if n, aok := v.al[i].Next(x); aok && (!ok || n < best) {
 			best, ok = n, true
@@ -98,6 +129,17 @@ func (v itemAsks) next(x time.Duration) (time.Duration, bool) {
 func (v itemAsks) count(x time.Duration) int64 {
 	n := v.ageCount(x)
 	if len(v.aligned) == 0 || x < 0 {
+		return n
+	}
+	if v.tabled {
+		for _, at := range v.listed {
+			if at > x {
+				break
+			}
+			if b, bok := v.ageNext(at); !bok || b != at {
+				n++
+			}
+		}
 		return n
 	}
 	if v.alignedUpTo(x) > walkAligned {

@@ -53,6 +53,9 @@ type lawCache struct {
 	// grafts make (see lawCache.replay).
 	dists   onceMap[distKey, *distLaw]
 	replays onceMap[replayKey, replayDone]
+	// tables are the aligned asks of smp's items, by aligned clauses
+	// and horizon (see alignedTable).
+	tables onceMap[tableKey, *alignedTable]
 }
 
 // distKey says which tabulated density: a smoothed density of the
@@ -69,7 +72,7 @@ const maxDists = 32
 
 func newLawCache(smp Sample) *lawCache {
 	c := &lawCache{smp: smp}
-	c.dists.max, c.replays.max = maxDists, maxReplays
+	c.dists.max, c.replays.max, c.tables.max = maxDists, maxReplays, maxTables
 	return c
 }
 

@@ -91,6 +91,14 @@ func checkCreated(s *schedule.Schedule, items []estimate.Item, what string) erro
 // identical items in the counts, the requests per item and the lag
 // statistics. Items of weight 0 count for nothing.
 func ReplaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions) (Metrics, error) {
+	return replaySample(s, smp, opt, nil)
+}
+
+// replaySample is ReplaySample, reading each item's aligned asks from
+// the table tables gives for s's aligned clauses and the replay's
+// horizon, when it gives one (nil tables, or a nil table: worked out
+// item by item).
+func replaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions, tables func(*schedule.Schedule, time.Duration) *alignedTable) (Metrics, error) {
 	if err := s.Validate(); err != nil {
 		return Metrics{}, err
 	}
@@ -105,7 +113,13 @@ func ReplaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions) (Metrics,
 	}
 	m := Metrics{Schedule: schedule.Format(s), Items: smp.Total()}
 	m.Horizon = replayHorizon(s, smp, opt.Horizon)
-	lags, weights, requests := replayItems(newReplayer(s), smp, &m)
+	r := newReplayer(s)
+	if tables != nil && len(s.Aligned) > 0 {
+		if t := tables(s, m.Horizon); t != nil && t.horizon == m.Horizon && len(t.start) == smp.Len()+1 {
+			r.tab = t
+		}
+	}
+	lags, weights, requests := replayItems(r, smp, &m)
 	m.RequestsPerItem = requests / m.Items
 	if weights == nil {
 		m.Lag = lagStats(lags)
@@ -132,7 +146,7 @@ func replayItems(r *replayer, smp Sample, m *Metrics) (lags, weights []float64, 
 		if w == 0 {
 			continue
 		}
-		o := replayOne(r, it, m.Horizon)
+		o := replayOutcome(r.itemAt(i, it), it, m.Horizon)
 		switch {
 		case !it.Status.Final():
 			m.Pending += w
@@ -160,7 +174,11 @@ type outcome struct {
 
 // replayOne replays one item to the horizon, by Replay's rules.
 func replayOne(r *replayer, it estimate.Item, horizon time.Duration) outcome {
-	v := r.item(it)
+	return replayOutcome(r.item(it), it, horizon)
+}
+
+// replayOutcome is replayOne of the item whose asks v answers.
+func replayOutcome(v itemAsks, it estimate.Item, horizon time.Duration) outcome {
 	if !it.Status.Final() {
 		return outcome{asks: v.count(min(nanos(it.Age), horizon))}
 	}

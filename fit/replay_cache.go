@@ -40,8 +40,18 @@ func (c *lawCache) replay(s *schedule.Schedule, smp Sample, h time.Duration) (Me
 		return ReplaySample(s, smp, ReplayOptions{Horizon: h})
 	}
 	r := c.replays.get(replayKey{schedule.Format(s), h}, func() replayDone {
-		m, err := ReplaySample(s, smp, ReplayOptions{Horizon: h})
+		m, err := replaySample(s, smp, ReplayOptions{Horizon: h}, c.alignedTable)
 		return replayDone{m, err}
 	})
 	return r.m, r.err
+}
+
+// maxTables bounds the aligned tables a cache keeps (at most
+// maxAlignedTable asks each): a study's grafts try a few batch shapes.
+const maxTables = 8
+
+// alignedTable is the table of s's aligned clauses over c's sample to
+// horizon h, made once (nil when the sample's items get too many).
+func (c *lawCache) alignedTable(s *schedule.Schedule, h time.Duration) *alignedTable {
+	return c.tables.get(tableKeyOf(s, h), func() *alignedTable { return newAlignedTable(s.Aligned, c.smp, h) })
 }
