@@ -1,7 +1,7 @@
 // Package testenv says which of pollfit's tests run where.
 //
 // The README's test command, go test ./..., runs every package's tests
-// (about a minute and a half on a 2-core machine once built). The long
+// (under a minute on a 2-core machine once built). The long
 // statistical tests (bootstrap coverage, brute force over many logs,
 // large mixes, generated code compiled by outside toolchains) also run
 // when POLLFIT_LONG_TESTS is set to 1, as .ci/run sets it, so CI runs
