@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -240,6 +241,15 @@ func TestGroupsWholeIsWithout(t *testing.T) {
 		res, err := fit.StudyGroups(context.Background(), in.Whole(), in.Groups, so)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var held float64
+		for _, g := range in.Groups {
+			held += g.HeldOut.Sample.Total()
+		}
+		// The groups' schedules and the one schedule are set side by side
+		// on the same held-out items, the groups', at the budget shared.
+		if math.Abs(res.Total.Items-held) > 1e-6*held || math.Abs(res.SharedTotal.Items-held) > 1e-6*held || math.Abs(res.Allocation.Spent-8) > 1e-9 {
+			t.Errorf("needs %+v: totals on %g and %g items, the groups hold out %g; %g requests per item shared, want 8", needs, res.Total.Items, res.SharedTotal.Items, held, res.Allocation.Spent)
 		}
 		got := res.Shared
 		if schedule.Format(got.Schedule) != schedule.Format(want.Schedule) || got.Fitted.Lag != want.Fitted.Lag || got.Fitted.RequestsPerItem != want.Fitted.RequestsPerItem {
