@@ -88,6 +88,25 @@ type GroupStudy struct {
 	bases []*study
 }
 
+// BudgetSpent is the requests per item the groups' budgets come to,
+// averaged over all their fitting items: the Budget shared, unless every
+// group's dearest fit on its curve costs less than its share (the stuck
+// cap binds in each), when the budget is not all given out.
+func (s *GroupStudy) BudgetSpent() float64 {
+	var items, spent float64
+	for _, f := range s.Groups {
+		items, spent = items+f.Items, spent+f.Items*f.Budget
+	}
+	if items == 0 {
+		return 0
+	}
+	return spent / items
+}
+
+// Unspent reports whether the groups' budgets take less than the budget
+// shared (BudgetSpent).
+func (s *GroupStudy) Unspent() bool { return s.BudgetSpent() < s.Budget*(1-1e-9) }
+
 // Change is the grouping figure: the change in mean lag from the one
 // schedule to the groups' schedules together, on the same held-out
 // items (−0.65 for 65% less).

@@ -151,7 +151,7 @@ func (r *segmentReport) writeText(w io.Writer) {
 			f.Row.RequestsPerItem, f.Budget, count(f.Row.Stuck), share(f.Row.MissedShare), giveUpAge(f.Row), schedule.Format(f.Schedule))
 	}
 	t := s.Total
-	fmt.Fprintf(tw, "total\t%s\t%s\t\t%.2f\t%.2f\t%.1f\t%s\t\t\n", share(1), schedule.FormatAge(t.LagMean), t.RequestsPerItem, s.Budget, t.Stuck, share(t.MissedShare))
+	fmt.Fprintf(tw, "total\t%s\t%s\t\t%.2f\t%.2f\t%.1f\t%s\t\t\n", share(1), schedule.FormatAge(t.LagMean), t.RequestsPerItem, s.BudgetSpent(), t.Stuck, share(t.MissedShare))
 	o := sh.Fitted
 	fmt.Fprintf(tw, "one schedule\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%s\t%s\t%s\n", share(1), schedule.FormatAge(o.Lag.Mean), schedule.FormatAge(o.Lag.P95), o.RequestsPerItem, s.Budget,
 		count(o.Stuck), share(o.MissedShare), giveUpAge(o), schedule.Format(sh.Schedule))
@@ -160,7 +160,10 @@ func (r *segmentReport) writeText(w io.Writer) {
 	if fallback {
 		fmt.Fprintf(w, "* fewer than %d final answers to fit on (--min-segment): follows the one schedule\n", s.MinFinal)
 	}
-	if a := s.Allocation; !s.PerGroup && a.Costs != nil {
+	switch a := s.Allocation; {
+	case !s.PerGroup && a.Costs != nil && s.Unspent():
+		fmt.Fprintf(w, "budget not all given out: within its stuck cap, every segment's dearest fit spends less than its share; together they take %.2f of the %.4g requests per item (--stuck-asks to raise the caps)\n", s.BudgetSpent(), s.Budget)
+	case !s.PerGroup && a.Costs != nil:
 		fmt.Fprintf(w, "budget shared at one price: the last request per item buys %.3g s of lag per item in every segment above its cheapest fit (--budget-per-segment for %.4g each)\n", a.Price, s.Budget)
 	}
 	fmt.Fprintln(w, segmentingText(s))
@@ -187,7 +190,7 @@ func segmentingText(s *fit.GroupStudy) string {
 //
 //	{"decisions": [{"value", "against", "requests_change", "requests_change_ci", "lag_change", "lag_change_ci", "sentence",
 //	                "fitted": <row>, "other": <row>}],
-//	 "by": "method", "budget": {"per_segment", "price", "requests_per_item"},
+//	 "by": "method", "budget": {"per_segment", "price", "requests_per_item", "spent"},
 //	 "min_segment": 200,
 //	 "segments": [{"value", "share", "fit_items", "final", "budget", "fallback", "schedule", "metrics": <row>}],
 //	 "total": {"items", "lag_mean_s", "requests_per_item", "stuck_asks", "missed_share"},

@@ -39,12 +39,15 @@ type GroupDecision struct {
 }
 
 // SegmentBudget is the budget shared: the requests per item on
-// average (each value's own with PerSegment), and the price at which
-// it was shared, null for none.
+// average (each value's own with PerSegment), the price at which it was
+// shared, null for none, and what the values' budgets come to on
+// average (Spent: RequestsPerItem, unless every value's dearest fit
+// costs less than its share, the stuck cap binding in each).
 type SegmentBudget struct {
 	PerSegment      bool     `json:"per_segment"`
 	Price           *float64 `json:"price"`
 	RequestsPerItem float64  `json:"requests_per_item"`
+	Spent           float64  `json:"spent"`
 }
 
 // Segment is one value: its share of the items, the fitting items and
@@ -82,7 +85,7 @@ type Shared struct {
 func NewSegments(by string, s *fit.GroupStudy, notes []string) *Segments {
 	sh := s.Shared
 	out := &Segments{By: by, MinSegment: s.MinFinal,
-		Budget: SegmentBudget{RequestsPerItem: s.Budget, PerSegment: s.PerGroup, Price: fit.JSONNumber(s.Allocation.Price)},
+		Budget: SegmentBudget{RequestsPerItem: s.Budget, PerSegment: s.PerGroup, Price: fit.JSONNumber(s.Allocation.Price), Spent: s.BudgetSpent()},
 		Total: Total{Items: s.Total.Items, LagMean: fit.JSONNumber(s.Total.LagMean), RequestsPerItem: fit.JSONNumber(s.Total.RequestsPerItem),
 			Stuck: fit.JSONNumber(s.Total.Stuck), MissedShare: fit.JSONNumber(s.Total.MissedShare)},
 		Shared: Shared{Schedule: schedule.Format(sh.Schedule), Row: NewRow(sh.Fitted)},

@@ -65,9 +65,9 @@ func SummariseSegments(by string, s *fit.GroupStudy) *SegmentTable {
 		row.Share, row.Budget = f.at(&sg.Share, sg.Share, percent(sg.Share)), f.at(&sg.Budget, sg.Budget, num(sg.Budget))
 		t.Rows = append(t.Rows, row)
 	}
-	tot, b := &j.Total, &j.Budget.RequestsPerItem
+	tot, b, spent := &j.Total, &j.Budget.RequestsPerItem, &j.Budget.Spent
 	t.Rows = append(t.Rows, SegmentRow{Name: "total", Share: plain(percent(1)), Lag: f.age(&tot.LagMean), Req: f.number(&tot.RequestsPerItem),
-		Budget: f.at(b, *b, num(*b)), Stuck: f.num(&tot.Stuck, func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }),
+		Budget: f.at(spent, *spent, num(*spent)), Stuck: f.num(&tot.Stuck, func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }),
 		Missed: f.num(&tot.MissedShare, percent)})
 	one := segmentRow(f, "one schedule", &j.Shared.Row, &j.Shared.Schedule)
 	one.Share, one.Budget = plain(percent(1)), f.at(b, *b, num(*b))
@@ -76,7 +76,11 @@ func SummariseSegments(by string, s *fit.GroupStudy) *SegmentTable {
 		t.Points = append(t.Points, Sentence{plain("* Fewer than "), f.at(&j.MinSegment, float64(j.MinSegment), strconv.Itoa(j.MinSegment)),
 			plain(" final answers to fit on (--min-segment): follows the one schedule.")})
 	}
-	if a := s.Allocation; !s.PerGroup && a.Costs != nil {
+	switch a := s.Allocation; {
+	case !s.PerGroup && a.Costs != nil && s.Unspent():
+		t.Points = append(t.Points, Sentence{plain("Budget not all given out: within its stuck cap, every segment's dearest fit spends less than its share; together they take "),
+			f.at(spent, *spent, strconv.FormatFloat(*spent, 'f', 2, 64)), plain(" of the "), f.at(b, *b, num(*b)), plain(" requests per item (--stuck-asks to raise the caps).")})
+	case !s.PerGroup && a.Costs != nil:
 		t.Points = append(t.Points, Sentence{plain("Budget shared at one price: the last request per item buys "),
 			f.num(&j.Budget.Price, func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) + " s" }),
 			plain(" of lag per item in every segment above its cheapest fit (--budget-per-segment gives each the budget itself).")})

@@ -20,13 +20,13 @@ func segmentStudy(t *testing.T) *fit.GroupStudy {
 	shared := mustParse(t, "2s until 30s")
 	return &fit.GroupStudy{
 		Groups: []fit.GroupFit{
-			{Value: "<card>", Share: 0.25, Budget: 6, Schedule: mustParse(t, "1s until 10s"), Row: row(0.5, 1.2, 5.5, 10*time.Second, 11, 0.01)},
-			{Value: "a b", Share: 0.75, Budget: 8.5, Fallback: true, Schedule: shared, Row: row(0.8, 2.5, 8.5, 30*time.Second, 16, 0)},
+			{Value: "<card>", Share: 0.25, Items: 100, Budget: 6.5, Schedule: mustParse(t, "1s until 10s"), Row: row(0.5, 1.2, 5.5, 10*time.Second, 11, 0.01)},
+			{Value: "a b", Share: 0.75, Items: 300, Budget: 8.5, Fallback: true, Schedule: shared, Row: row(0.8, 2.5, 8.5, 30*time.Second, 16, 0)},
 		},
 		Shared:     &fit.StudyResult{Schedule: shared, Fitted: row(1, 3, 8, 30*time.Second, 16, 0.002)},
 		Total:      fit.Total{Items: 400, LagMean: 0.75, RequestsPerItem: 7.75, Stuck: 14.75, MissedShare: 0.0025},
 		Budget:     8,
-		Allocation: fit.Allocation{Costs: []float64{6, 8.5}, Price: 0.0123},
+		Allocation: fit.Allocation{Costs: []float64{6.5}, Price: 0.0123},
 		MinFinal:   200,
 	}
 }
@@ -44,7 +44,7 @@ func TestSummariseSegments(t *testing.T) {
 		cells = append(cells, strings.Join(c, " | "))
 	}
 	want := []string{
-		"<card> | 25.0% | 500ms | 1.2s | 5.50 | 6.00 | 11 | 1.0% | 10s | 1s until 10s",
+		"<card> | 25.0% | 500ms | 1.2s | 5.50 | 6.50 | 11 | 1.0% | 10s | 1s until 10s",
 		`"a b" * | 75.0% | 800ms | 2.5s | 8.50 | 8.50 | 16 | 0.0% | 30s | 2s until 30s`,
 		"total | 100.0% | 750ms |  | 7.75 | 8.00 | 14.8 | 0.2% |  | ",
 		"one schedule | 100.0% | 1s | 3s | 8.00 | 8.00 | 16 | 0.2% | 30s | 2s until 30s",
@@ -75,6 +75,24 @@ func TestSummariseSegments(t *testing.T) {
 	page := b.String()
 	if strings.Contains(page, "<card>") || !strings.Contains(page, `<td class="name">&lt;card&gt;</td>`) || !strings.Contains(page, `<td class="name">&#34;a b&#34; *</td>`) {
 		t.Errorf("values not escaped:\n%s", page[strings.Index(page, `<table id="segments">`):])
+	}
+}
+
+// TestSummariseSegmentsUnspent: where every value's dearest fit spends
+// less than its share (price 0), the total's budget is what the values'
+// budgets come to, (100 × 5 + 300 × 8.5) / 400 = 7.625 of the 8, and the
+// sentence says the budget was not all given out, not that it was shared
+// at a price.
+func TestSummariseSegmentsUnspent(t *testing.T) {
+	s := segmentStudy(t)
+	s.Groups[0].Budget, s.Allocation = 5, fit.Allocation{Costs: []float64{5}}
+	tbl := SummariseSegments("method", s)
+	if got := tbl.Rows[2].Budget.Text; got != "7.62" && got != "7.63" {
+		t.Errorf("total budget %s, want 7.625", got)
+	}
+	want := "Budget not all given out: within its stuck cap, every segment's dearest fit spends less than its share; together they take 7.62 of the 8.00 requests per item (--stuck-asks to raise the caps)."
+	if got := sentence(tbl.Points[1]); got != want && got != strings.Replace(want, "7.62", "7.63", 1) {
+		t.Errorf("sentence %q,\nwant %q", got, want)
 	}
 }
 
