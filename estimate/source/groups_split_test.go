@@ -57,16 +57,7 @@ func hashSplitBy(t *testing.T, path string, opt logs.Options, by string, holdout
 // split them afresh, on other items.
 func TestGroupsSplitAsWithout(t *testing.T) {
 	values, fitRef, heldRef := hashSplitBy(t, ownLog, ownRead, "channel", 0.3, 1)
-	opt := source.Options{Holdout: 0.3, Seed: 1, Log: ownRead}
-	whole, err := source.Read(context.Background(), []string{ownLog}, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt.Log.By = "channel"
-	in, err := source.Read(context.Background(), []string{ownLog}, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	whole, in := readWithAndWithout(t, source.Options{Holdout: 0.3, Seed: 1, Log: ownRead}, "channel")
 	if len(in.Groups) != len(values) || len(values) < 2 {
 		t.Fatalf("%d groups, the log has values %q", len(in.Groups), values)
 	}
@@ -219,16 +210,7 @@ func sameSample(a, b fit.Sample) bool {
 // from the item samples.
 func TestGroupsWholeIsWithout(t *testing.T) {
 	for _, needs := range []source.Needs{{}, {Aligned: "asks by the wall clock"}} {
-		opt := source.Options{Holdout: 0.3, Seed: 1, Log: ownRead, SampleRows: 600, Needs: needs}
-		whole, err := source.Read(context.Background(), []string{ownLog}, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opt.Log.By = "channel"
-		in, err := source.Read(context.Background(), []string{ownLog}, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		whole, in := readWithAndWithout(t, source.Options{Holdout: 0.3, Seed: 1, Log: ownRead, SampleRows: 600, Needs: needs}, "channel")
 		if in.Whole() == nil || (in.Sampled == "") != (needs.Aligned == "") {
 			t.Fatalf("needs %+v: whole %v, sampled %q", needs, in.Whole(), in.Sampled)
 		}
@@ -256,4 +238,18 @@ func TestGroupsWholeIsWithout(t *testing.T) {
 			t.Errorf("needs %+v: shared %s (%+v, %g requests), without the column %s (%+v, %g)", needs, schedule.Format(got.Schedule), got.Fitted.Lag, got.Fitted.RequestsPerItem, schedule.Format(want.Schedule), want.Fitted.Lag, want.Fitted.RequestsPerItem)
 		}
 	}
+}
+
+// readWithAndWithout reads ownLog with opt, and again by column by.
+func readWithAndWithout(t *testing.T, opt source.Options, by string) (whole, in *source.Input) {
+	t.Helper()
+	whole, err := source.Read(context.Background(), []string{ownLog}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Log.By = by
+	if in, err = source.Read(context.Background(), []string{ownLog}, opt); err != nil {
+		t.Fatal(err)
+	}
+	return whole, in
 }
