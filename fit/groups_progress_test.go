@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pollfit/pollfit/internal/loggen"
 )
 
 // TestStudyGroupsProgress: a group study tells Progress the one
@@ -15,18 +14,7 @@ import (
 // counted from 0 to the number of values, each count once and in order.
 func TestStudyGroupsProgress(t *testing.T) {
 	t.Parallel()
-	rows := loggen.Rows(loggen.Segmented, 900, 3)
-	items := loggen.Items(rows)
-	idx := map[string]int{}
-	var segs []Group
-	for i, r := range rows {
-		k, ok := idx[r.Method]
-		if !ok {
-			k, idx[r.Method] = len(segs), len(segs)
-			segs = append(segs, Group{Value: r.Method})
-		}
-		segs[k].Sample.Items = append(segs[k].Sample.Items, items[i])
-	}
+	segs := methodGroups(900, 3)
 	var got []string
 	// The stages, not the shapes: none searched for.
 	opt := GroupOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1, NoDeadlines: true, NoBatches: true,

@@ -2,11 +2,11 @@ package fit
 
 import (
 	"context"
-	"github.com/pollfit/pollfit/internal/testenv"
 	"math"
 	"testing"
 
 	"github.com/pollfit/pollfit/internal/loggen"
+	"github.com/pollfit/pollfit/internal/testenv"
 )
 
 // inverseCurve samples L(c) = a/c at costs from 0.5 to 60 in steps of
@@ -113,18 +113,7 @@ func TestAllocateHull(t *testing.T) {
 func TestStudyGroupsMixed(t *testing.T) {
 	testenv.SkipUnlessLong(t) // fits four groups twice
 	t.Parallel()              // minutes of fitting: shares the cores with the other slow tests
-	rows := loggen.Rows(loggen.Segmented, 10000, 1)
-	items := loggen.Items(rows)
-	idx := map[string]int{}
-	var segs []Group
-	for i, r := range rows {
-		k, ok := idx[r.Method]
-		if !ok {
-			k, idx[r.Method] = len(segs), len(segs)
-			segs = append(segs, Group{Value: r.Method})
-		}
-		segs[k].Sample.Items = append(segs[k].Sample.Items, items[i])
-	}
+	segs := methodGroups(10000, 1)
 	opt := GroupOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1}}
 	shared, err := StudyGroups(context.Background(), nil, segs, opt)
 	if err != nil {
@@ -162,4 +151,22 @@ func TestStudyGroupsMixed(t *testing.T) {
 	if n != one.Items || math.Abs(lag/det-shared.Total.LagMean) > 1e-12 {
 		t.Errorf("totals: %v items (shared %v), lag %v vs %v", n, one.Items, lag/det, shared.Total.LagMean)
 	}
+}
+
+// methodGroups are the items of n rows of the segmented model (seeded),
+// one group per payment method in the order the methods first come.
+func methodGroups(n int, seed uint64) []Group {
+	rows := loggen.Rows(loggen.Segmented, n, seed)
+	items := loggen.Items(rows)
+	idx := map[string]int{}
+	var segs []Group
+	for i, r := range rows {
+		k, ok := idx[r.Method]
+		if !ok {
+			k, idx[r.Method] = len(segs), len(segs)
+			segs = append(segs, Group{Value: r.Method})
+		}
+		segs[k].Sample.Items = append(segs[k].Sample.Items, items[i])
+	}
+	return segs
 }
