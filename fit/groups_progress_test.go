@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
 )
 
 // TestStudyGroupsProgress: a group study tells Progress the one
