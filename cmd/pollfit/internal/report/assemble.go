@@ -188,7 +188,13 @@ func (b *builder) counts() string {
 	if b.study.Holdout == 0 {
 		what = whole(n) + " in all, each fitted and measured on"
 	}
-	return fmt.Sprintf("%s: %s settled, %s failed, %s pending", what, whole(settled), whole(failed), whole(pending))
+	count := whole
+	if b.study.FitOn.Scale > 1 || b.study.HeldOut.Scale > 1 {
+		// A uniform sample of the rows: its counts by status are
+		// estimates, not the log's.
+		count = func(x float64) string { return "about " + strconv.FormatFloat(math.Round(x), 'f', 0, 64) }
+	}
+	return fmt.Sprintf("%s: %s settled, %s failed, %s pending", what, count(settled), count(failed), count(pending))
 }
 
 func ageOrNot(x float64) string {

@@ -482,3 +482,31 @@ func TestSummaryWithoutBaseline(t *testing.T) {
 		t.Errorf("lead %q", got)
 	}
 }
+
+// A sketch's item sample beyond its size (Scale > 1) stands for more
+// rows than it holds: the report's counts by status are estimates and
+// say so, "about", rounded. 1500 sampled rows each standing for 4 rows:
+// 6000 in all, 4 × the settled rows settled.
+func TestReportSampledCounts(t *testing.T) {
+	its := items(loggen.Payments, 1500, 7)
+	smp := fit.Sample{Items: its, Weights: make([]float64, len(its)), Scale: 4}
+	settled := 0.0
+	for i, it := range its {
+		smp.Weights[i] = 4
+		if it.Status == estimate.Settled {
+			settled += 4
+		}
+	}
+	st, err := fit.Study(context.Background(), smp, nil, fit.StudyOptions{Options: fit.Options{Budget: fit.Budget{RequestsPerItem: 6}}, Holdout: 0.3, Seed: 1, Bootstrap: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(st, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Facts[0].Value
+	if want := fmt.Sprintf("6000 in all (%.0f fitting, %.0f held out): about %.0f settled,", st.FitOn.Total(), st.HeldOut.Total(), settled); !strings.HasPrefix(got, want) {
+		t.Errorf("items fact %q, want it to start %q", got, want)
+	}
+}
