@@ -206,7 +206,7 @@ func (s *GroupStudy) fitGroups(ctx context.Context, segs []Group, trains, tests 
 		} else {
 			var base *study
 			if s.bases != nil {
-				base = s.bases[i]
+				base, s.bases[i] = s.bases[i], nil // its caches go with its study
 			}
 			res, err := groupStudy(ctx, base, trains[i], tests[i], f.Budget, o)
 			if err != nil {
