@@ -241,7 +241,7 @@ func newStudy(ctx context.Context, smp Sample, heldOut *HeldOut, model Distribut
 	}
 	st.train, st.test = train, test
 	st.laws = newLawCache(train)
-	st.res.FitOn, st.res.HeldOut = &st.train, &st.test
+	st.res.FitOn, st.res.HeldOut = samplesOf(train, test)
 	st.km = sampleKM(train)
 	st.smoother = sync.OnceValue(func() *estimate.Smoother { return estimate.NewSmoother(st.km, estimate.DensityOptions{}) })
 	st.cvHalves = sync.OnceValue(func() *cvSplit { return newCVSplit(train, opt.Seed) })
@@ -255,6 +255,12 @@ func newStudy(ctx context.Context, smp Sample, heldOut *HeldOut, model Distribut
 	}
 	return st, nil
 }
+
+// samplesOf are a study's samples as its result keeps them: copies of
+// their headers of their own, not pointers into the study, which would
+// keep the whole study (its caches, the cross-validation's halves) alive
+// as long as the result.
+func samplesOf(train, test Sample) (fitOn, heldOut *Sample) { return &train, &test }
 
 // noHoldoutNote is a study's note when its items are too few to split.
 const noHoldoutNote = "too few items to hold any out; measuring on the fitting items"

@@ -204,7 +204,7 @@ func (st *study) again(opt StudyOptions) (*study, error) {
 	c := &study{ctx: st.ctx, opt: opt, train: st.train, test: st.test, laws: st.laws, km: st.km,
 		smoother: st.smoother, cvHalves: st.cvHalves, densities: st.densities, shapes: st.shapes, found: st.found}
 	c.res = &StudyResult{Objective: opt.Objective, Holdout: st.res.Holdout, Seed: opt.Seed, Survival: st.km}
-	c.res.FitOn, c.res.HeldOut = &c.train, &c.test
+	c.res.FitOn, c.res.HeldOut = samplesOf(c.train, c.test)
 	if c.res.Holdout == 0 && opt.Holdout > 0 {
 		c.note(noHoldoutNote)
 	}
