@@ -68,8 +68,8 @@ type GroupOptions struct {
 type GroupStudy struct {
 	// Groups are the groups in the order given.
 	Groups []GroupFit
-	// Shared is the one-schedule Study of all items, on the same
-	// fitting and held-out items as the groups together.
+	// Shared is the one-schedule Study of all items, measured on the
+	// groups' held-out items together.
 	Shared *StudyResult
 	// Total is the groups' schedules together and SharedTotal the
 	// shared schedule, on the held-out items of all groups.
@@ -185,14 +185,14 @@ type Total struct {
 // split into fitting and held-out items with opt's Holdout and Seed
 // (unless it comes split: Group.HeldOut), and
 // studied as Study does with its own give-up age and stuck cap; the
-// shared schedule is Study at the budget of all, the items of every
-// group as one input (a sketch's own sample of the whole log, which
-// Study without the column fits; nil: all groups' fitting items,
-// measured on all their held-out ones), and is compared with the
-// groups' schedules on the groups' held-out items. A group with
+// shared schedule is Study at the budget fitted on all, the fitting
+// items of every group as one sample (a sketch's own fitting part of
+// the whole log, which Study without the column fits; nil: all groups'
+// fitting items joined), and measured on all the groups' held-out items,
+// the items their schedules are measured on. A group with
 // fewer than MinFinal final answers to fit on follows the shared
 // schedule, its cost coming out of the budget first.
-func StudyGroups(ctx context.Context, all *Group, segs []Group, opt GroupOptions) (*GroupStudy, error) {
+func StudyGroups(ctx context.Context, all *Sample, segs []Group, opt GroupOptions) (*GroupStudy, error) {
 	if err := opt.StudyOptions.Validate(); err != nil {
 		return nil, err
 	}
@@ -220,11 +220,11 @@ func StudyGroups(ctx context.Context, all *Group, segs []Group, opt GroupOptions
 			trains[i], tests[i] = whole, whole
 		}
 	}
-	allTest := JoinSamples(tests...)
-	fitOn, heldOut := JoinSamples(trains...), &HeldOut{Sample: allTest, Holdout: opt.Holdout, Seed: opt.Seed}
+	fitOn := JoinSamples(trains...)
 	if all != nil {
-		fitOn, heldOut = all.Sample, all.HeldOut
+		fitOn = *all
 	}
+	heldOut := &HeldOut{Sample: JoinSamples(tests...), Holdout: opt.Holdout, Seed: opt.Seed}
 	prog := newGroupProgress(opt.Progress)
 	shared := opt.StudyOptions
 	shared.Progress = prog.shared()
@@ -250,9 +250,7 @@ func StudyGroups(ctx context.Context, all *Group, segs []Group, opt GroupOptions
 	if err := out.fitGroups(ctx, segs, trains, tests, opt, prog.start("values fitted", len(segs))); err != nil {
 		return nil, err
 	}
-	if err := out.total(allTest, opt); err != nil {
-		return nil, err
-	}
+	out.total()
 	return out, nil
 }
 
@@ -267,9 +265,8 @@ func finalWeight(smp Sample) float64 {
 	return n
 }
 
-// total sums the groups' rows, and the shared schedule's on the same
-// held-out items, test.
-func (s *GroupStudy) total(test Sample, opt GroupOptions) error {
+// total sums the groups' rows and the shared schedule's.
+func (s *GroupStudy) total() {
 	var items float64
 	for i := range s.Groups {
 		items += s.Groups[i].Row.Items
@@ -282,12 +279,7 @@ func (s *GroupStudy) total(test Sample, opt GroupOptions) error {
 		rows[i] = f.Row
 	}
 	s.Total = sumRows(rows)
-	shared, err := s.replayShared(s.Shared.Schedule, "one schedule", test, opt)
-	if err != nil {
-		return err
-	}
-	s.SharedTotal = sumRows([]Row{shared})
-	return nil
+	s.SharedTotal = sumRows([]Row{s.Shared.Fitted})
 }
 
 // sumRows adds rows measured on disjoint items.

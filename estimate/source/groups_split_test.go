@@ -204,10 +204,11 @@ func sameSample(a, b fit.Sample) bool {
 }
 
 // TestGroupsWholeIsWithout: read with a group column in one pass, the
-// input's whole (Whole) is what Read gives without the column, so the
-// shared schedule of fit.StudyGroups is fit.Study's of the log read
-// without it: the same schedule, measured the same, from the bins and
-// from the item samples.
+// input's whole (Whole) is the fitting part Read gives without the
+// column, so the shared schedule of fit.StudyGroups is fit.Study's of
+// the log read without it, from the bins and from the item samples; it
+// is measured on the groups' held-out items, where the groups'
+// schedules are (a replay of it there gives its row).
 func TestGroupsWholeIsWithout(t *testing.T) {
 	for _, needs := range []source.Needs{{}, {Aligned: "asks by the wall clock"}} {
 		whole, in := readWithAndWithout(t, source.Options{Holdout: 0.3, Seed: 1, Log: ownRead, SampleRows: 600, Needs: needs}, "channel")
@@ -225,8 +226,10 @@ func TestGroupsWholeIsWithout(t *testing.T) {
 			t.Fatal(err)
 		}
 		var held float64
+		var tests []fit.Sample
 		for _, g := range in.Groups {
 			held += g.HeldOut.Sample.Total()
+			tests = append(tests, g.HeldOut.Sample)
 		}
 		// The groups' schedules and the one schedule are set side by side
 		// on the same held-out items, the groups', at the budget shared.
@@ -234,8 +237,15 @@ func TestGroupsWholeIsWithout(t *testing.T) {
 			t.Errorf("needs %+v: totals on %g and %g items, the groups hold out %g; %g requests per item shared, want 8", needs, res.Total.Items, res.SharedTotal.Items, held, res.Allocation.Spent)
 		}
 		got := res.Shared
-		if schedule.Format(got.Schedule) != schedule.Format(want.Schedule) || got.Fitted.Lag != want.Fitted.Lag || got.Fitted.RequestsPerItem != want.Fitted.RequestsPerItem {
-			t.Errorf("needs %+v: shared %s (%+v, %g requests), without the column %s (%+v, %g)", needs, schedule.Format(got.Schedule), got.Fitted.Lag, got.Fitted.RequestsPerItem, schedule.Format(want.Schedule), want.Fitted.Lag, want.Fitted.RequestsPerItem)
+		if schedule.Format(got.Schedule) != schedule.Format(want.Schedule) || got.FitOn.Total() != whole.FitOn.Total() {
+			t.Errorf("needs %+v: shared %s fitted on %g items, without the column %s on %g", needs, schedule.Format(got.Schedule), got.FitOn.Total(), schedule.Format(want.Schedule), whole.FitOn.Total())
+		}
+		m, err := fit.ReplaySample(got.Schedule, fit.JoinSamples(tests...), fit.ReplayOptions{Horizon: got.GiveUp.Age})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Fitted.Lag != m.Lag || got.Fitted.RequestsPerItem != m.RequestsPerItem {
+			t.Errorf("needs %+v: shared row %+v at %g requests, its replay on the groups' held-out items %+v at %g", needs, got.Fitted.Lag, got.Fitted.RequestsPerItem, m.Lag, m.RequestsPerItem)
 		}
 	}
 }

@@ -25,8 +25,8 @@ type Input struct {
 	// items, its sketch's bins or its item sample, split as the sketch
 	// splits (Group.HeldOut) unless the items were read, for
 	// fit.StudyGroups; FitOn and HeldOut are then all values
-	// together, as without the column, when one pass read them (see
-	// Whole).
+	// together, as without the column, when one pass read them (Whole
+	// gives the shared schedule FitOn).
 	Groups []fit.Group
 	Stats  logs.Stats
 	// Sketch is the sketch read or made, nil when the items were read;
@@ -95,16 +95,16 @@ func Read(ctx context.Context, paths []string, opt Options) (*Input, error) {
 	return in, nil
 }
 
-// Whole is the input's items of all groups as one, for
-// fit.StudyGroups' shared schedule: the fitting and held-out parts
-// Read gives without the group column, when it read the groups from
-// one pass (nil when the groups are each value's items: the shared
-// schedule then fits their parts joined).
-func (in *Input) Whole() *fit.Group {
+// Whole is the fitting items of all groups as one, for
+// fit.StudyGroups' shared schedule: the fitting part Read gives without
+// the group column, when it read the groups from one pass (nil when the
+// groups are each value's items: the shared schedule then fits their
+// fitting parts joined).
+func (in *Input) Whole() *fit.Sample {
 	if len(in.Groups) == 0 || in.HeldOut == nil {
 		return nil
 	}
-	return &fit.Group{Sample: in.FitOn, HeldOut: in.HeldOut}
+	return &in.FitOn
 }
 
 // setSamples fills FitOn, HeldOut and All from the sketch.
