@@ -170,10 +170,7 @@ func (in *Input) groupPass(ctx context.Context, paths []string, opt Options) (*p
 	if err != nil {
 		return &pass{}, false, err
 	}
-	sk.Sample, sk.SegmentSample = 0, 0
-	if opt.Needs.items() {
-		sk.Sample, sk.SegmentSample = opt.sampleRows(), opt.sampleRows()
-	}
+	sk.Sample, sk.SegmentSample = opt.passSample(), opt.passSample()
 	p := &pass{sk: sk}
 	var full error
 	err = in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, _ int, v string) {

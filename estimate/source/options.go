@@ -102,6 +102,15 @@ func (o Options) sampleRows() int {
 	return estimate.DefaultSample
 }
 
+// passSample is the item sample a read pass keeps for opt: sampleRows
+// when the caller may need creation times or signals (Needs), else none.
+func (o Options) passSample() int {
+	if o.Needs.items() {
+		return o.sampleRows()
+	}
+	return 0
+}
+
 // holdoutError refuses a hold-out share outside [0, 1), the one rule
 // of Options.Holdout and IntervalOptions.Holdout (nil when it keeps it).
 func holdoutError(h float64) error {

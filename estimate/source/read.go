@@ -82,11 +82,7 @@ func Read(ctx context.Context, paths []string, opt Options) (*Input, error) {
 		}
 		return in, err
 	}
-	k := 0
-	if opt.Needs.items() {
-		k = opt.sampleRows()
-	}
-	p, err := sketchLogs(ctx, paths, opt, k, opt.Needs.Batches)
+	p, err := sketchLogs(ctx, paths, opt, opt.passSample(), opt.Needs.Batches)
 	if err != nil {
 		return &Input{Stats: p.stats}, err
 	}
