@@ -257,9 +257,9 @@
 //	    ones by the sketch's hash of each row (as without --by), or when the log
 //	    has signals or settles in batches, the value's own item sample by the
 //	    same hash (32768 rows a part), so memory stays flat with --by too.
-//	    The one schedule is fit's without --by: fitted and measured on the
-//	    whole log's bins or item sample, then compared with the values'
-//	    schedules on their held-out items. fit --by method --batches=false
+//	    The one schedule is the one fit ships without --by, fitted on the
+//	    whole log's fitting bins or item sample, and is measured on the
+//	    values' held-out items, where their schedules are. fit --by method --batches=false
 //	    --json from a gen --model segmented log and from its sketch print the
 //	    same document, byte for byte (cmd/pollfit/sketch_by_test.go). The mixed
 //	    log above settles in batches (bank transfers), so fit --by method fits
