@@ -25,6 +25,13 @@ import (
 // time, or a nil period, leave res alone. Each item of smp counts with
 // its weight.
 func WithBatches(smp Sample, p *estimate.Period, res *Result, opt Options) (Shape, error) {
+	return withBatches(smp, p, res, opt, true)
+}
+
+// withBatches is WithBatches, with the Shape's metrics the search's
+// mean-only replays (see shaper.replay) unless full is set: a fit whose
+// Shape nobody reads skips measuring it.
+func withBatches(smp Sample, p *estimate.Period, res *Result, opt Options, full bool) (Shape, error) {
 	if smp.Len() == 0 || res == nil || res.Schedule == nil {
 		return Shape{}, errors.New("with batches: no items or no fit")
 	}
@@ -77,7 +84,10 @@ func WithBatches(smp Sample, p *estimate.Period, res *Result, opt Options) (Shap
 		}
 	}
 	if !out.Paid && tried != nil {
-		out.Shaped = triedM
+		out.Shaped, out.tried = triedM, tried
+	}
+	if full {
+		return sh.complete(out, res.Schedule)
 	}
 	return out, nil
 }

@@ -36,6 +36,12 @@ import (
 // plain fit and on the fit with landmarks, and whichever of the two
 // searches ends with less lag at the budget on the items is kept.
 func WithDeadlines(smp Sample, deadlines []estimate.Deadline, res *Result, opt Options) (Shape, error) {
+	return withDeadlines(smp, deadlines, res, opt, true)
+}
+
+// withDeadlines is WithDeadlines, with the Shape's metrics the search's
+// mean-only replays (see shaper.replay) unless full is set.
+func withDeadlines(smp Sample, deadlines []estimate.Deadline, res *Result, opt Options, full bool) (Shape, error) {
 	if smp.Len() == 0 || res == nil || res.Schedule == nil {
 		return Shape{}, errors.New("with deadlines: no items or no fit")
 	}
@@ -65,10 +71,14 @@ func WithDeadlines(smp Sample, deadlines []estimate.Deadline, res *Result, opt O
 			return plain, err
 		}
 	}
+	kept := plain
 	if marked.Paid && (!plain.Paid || sh.score(marked.Shaped) < sh.score(plain.Shaped)) {
-		return marked, nil
+		kept = marked
 	}
-	return plain, nil
+	if full {
+		return sh.complete(kept, res.Schedule)
+	}
+	return kept, nil
 }
 
 // bursts tries the bursts after each deadline on sh's fit, in order, each
@@ -112,7 +122,7 @@ func (sh *shaper) bursts(ds []estimate.Deadline, optimum []float64, out Shape) (
 			sh.res = &Result{Schedule: kept, Horizon: sh.horizon}
 			sh.plain = keptM
 		case tried != nil && !out.Paid:
-			out.Shaped = triedM
+			out.Shaped, out.tried = triedM, tried
 		}
 	}
 	return out, nil

@@ -20,6 +20,10 @@ type ReplayOptions struct {
 	// AsksBy lists ages at which to count the asks made to an item that
 	// never settles (inclusive), reported in Metrics.AsksBy.
 	AsksBy []time.Duration
+	// meanOnly keeps no lags: Metrics.Lag has the mean and the largest
+	// lag alone (lagAcc.meanOnly), which is what a search among
+	// schedules compares, without sorting the lags.
+	meanOnly bool
 }
 
 // LagStats summarises lags in seconds over detected items: the mean and
@@ -119,12 +123,16 @@ func replaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions, tables fu
 			r.tab = t
 		}
 	}
-	lags, weights, requests := replayItems(r, smp, &m)
+	acc := lagAcc{keep: !opt.meanOnly}
+	requests := replayItems(r, smp, &m, &acc)
 	m.RequestsPerItem = requests / m.Items
-	if weights == nil {
-		m.Lag = lagStats(lags)
-	} else {
-		m.Lag = weightedLagStats(lags, weights)
+	switch {
+	case opt.meanOnly:
+		m.Lag = acc.meanOnly()
+	case !smp.Weighted():
+		m.Lag = lagStats(acc.lags)
+	default:
+		m.Lag = weightedLagStats(acc.lags, acc.weights)
 	}
 	for _, t := range opt.AsksBy {
 		m.AsksBy = append(m.AsksBy, AsksBy(s, t))
@@ -134,12 +142,14 @@ func replaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions, tables fu
 }
 
 // replayItems replays each item of smp, adding its weight to the counts
-// of m, and returns the lags of the detected items, their weights (nil
-// for an unweighted sample) and the weighted sum of the requests.
-func replayItems(r *replayer, smp Sample, m *Metrics) (lags, weights []float64, requests float64) {
-	lags = make([]float64, 0, smp.Len())
-	if smp.Weighted() {
-		weights = make([]float64, 0, smp.Len())
+// of m and the lags of the detected items to acc, and returns the
+// weighted sum of the requests.
+func replayItems(r *replayer, smp Sample, m *Metrics, acc *lagAcc) (requests float64) {
+	if acc.keep {
+		acc.lags = make([]float64, 0, smp.Len())
+		if smp.Weighted() {
+			acc.weights = make([]float64, 0, smp.Len())
+		}
 	}
 	for i, it := range smp.Items {
 		w := smp.Weight(i)
@@ -152,16 +162,47 @@ func replayItems(r *replayer, smp Sample, m *Metrics) (lags, weights []float64, 
 			m.Pending += w
 		case o.seen:
 			m.Detected += w
-			lags = append(lags, o.lag)
-			if weights != nil {
-				weights = append(weights, w)
-			}
+			acc.add(o.lag, w)
 		default:
 			m.Missed += w
 		}
 		requests += w * float64(o.asks)
 	}
-	return lags, weights, requests
+	return requests
+}
+
+// lagAcc gathers a replay's lags: every lag with its weight (weights
+// only for a weighted sample) when keep is set, for LagStats; else only
+// their weighted sum and the largest (see meanOnly).
+type lagAcc struct {
+	keep             bool
+	lags, weights    []float64
+	sum, total, most float64
+}
+
+func (a *lagAcc) add(lag, w float64) {
+	if a.keep {
+		a.lags = append(a.lags, lag)
+		if a.weights != nil {
+			a.weights = append(a.weights, w)
+		}
+		return
+	}
+	a.sum += w * lag
+	a.total += w
+	a.most = max(a.most, lag)
+}
+
+// meanOnly is the lag statistics of a replay that kept only the sums:
+// the weighted mean (summed in the items' order, so it may differ in
+// its last bits from LagStats' mean, summed in the lags' order) and the
+// largest lag; the percentiles are NaN.
+func (a *lagAcc) meanOnly() LagStats {
+	if a.total == 0 {
+		return noLags()
+	}
+	nan := math.NaN()
+	return LagStats{Mean: a.sum / a.total, P50: nan, P90: nan, P95: nan, P99: nan, Max: a.most}
 }
 
 // outcome is one item's replay: whether its final answer is seen by the

@@ -19,8 +19,9 @@ import (
 // replayKey is a replay of the cache's sample: the schedule's canonical
 // text and the horizon.
 type replayKey struct {
-	s string
-	h time.Duration
+	s        string
+	h        time.Duration
+	meanOnly bool
 }
 
 // replayDone is one replay's outcome, as the cache keeps it.
@@ -33,14 +34,16 @@ type replayDone struct {
 // bytes).
 const maxReplays = 1 << 14
 
-// replay is ReplaySample(s, smp, {Horizon: h}): from the cache when c
-// holds smp's laws, else made now.
-func (c *lawCache) replay(s *schedule.Schedule, smp Sample, h time.Duration) (Metrics, error) {
+// replay is ReplaySample(s, smp, {Horizon: h}), with only the lags'
+// mean and largest when meanOnly is set (see ReplayOptions.meanOnly):
+// from the cache when c holds smp's laws, else made now.
+func (c *lawCache) replay(s *schedule.Schedule, smp Sample, h time.Duration, meanOnly bool) (Metrics, error) {
+	opt := ReplayOptions{Horizon: h, meanOnly: meanOnly}
 	if c == nil || !c.holds(smp) {
-		return ReplaySample(s, smp, ReplayOptions{Horizon: h})
+		return ReplaySample(s, smp, opt)
 	}
-	r := c.replays.get(replayKey{schedule.Format(s), h}, func() replayDone {
-		m, err := replaySample(s, smp, ReplayOptions{Horizon: h}, c.alignedTable)
+	r := c.replays.get(replayKey{schedule.Format(s), h, meanOnly}, func() replayDone {
+		m, err := replaySample(s, smp, opt, c.alignedTable)
 		return replayDone{m, err}
 	})
 	return r.m, r.err

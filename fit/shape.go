@@ -29,6 +29,9 @@ type Shape struct {
 	// tried, replayed on the items given, at the fit's horizon. Shaped is
 	// the zero Metrics when no shape could be tried.
 	Plain, Shaped Metrics
+	// tried is the schedule Shaped measures when the shape did not pay
+	// (when it paid, Shaped measures Schedule).
+	tried *schedule.Schedule
 }
 
 // graftRounds is how many times graft fits the age-based part again,
@@ -57,12 +60,40 @@ func newShaper(smp Sample, res *Result, opt Options) (*shaper, error) {
 // replay measures s on the items. A schedule that never stops is
 // measured as it runs, to its first ask at or after the last answer
 // (Replay's default), as the quantiser costs it.
+//
+// The search compares the schedules it tries by their requests, answers
+// seen and mean lag alone, so these replays keep no lags to sort (their
+// percentiles are NaN: ReplayOptions.meanOnly); complete measures the
+// plain and the shaped schedule in full.
 func (sh *shaper) replay(s *schedule.Schedule) (Metrics, error) {
-	h := sh.horizon
+	return sh.opt.laws.replay(s, sh.smp, sh.replayHorizon(s), true)
+}
+
+func (sh *shaper) replayHorizon(s *schedule.Schedule) time.Duration {
 	if !s.Stops() && sh.opt.Horizon == 0 {
-		h = 0
+		return 0
 	}
-	return sh.opt.laws.replay(s, sh.smp, h)
+	return sh.horizon
+}
+
+// complete replaces the mean-only replays of out (see replay) with full
+// ones: the plain schedule plain, and the shaped one it kept or tried.
+func (sh *shaper) complete(out Shape, plain *schedule.Schedule) (Shape, error) {
+	full := func(s *schedule.Schedule) (Metrics, error) {
+		return sh.opt.laws.replay(s, sh.smp, sh.replayHorizon(s), false)
+	}
+	var err error
+	if out.Plain, err = full(plain); err != nil {
+		return out, err
+	}
+	shaped := out.tried
+	if out.Paid {
+		shaped = out.Schedule
+	}
+	if shaped != nil {
+		out.Shaped, err = full(shaped)
+	}
+	return out, err
 }
 
 // spent is what s spends of the budget on the items, and the cap (0 at

@@ -147,7 +147,7 @@ type distinctReplays struct {
 // h, replaying it when new.
 func (d *distinctReplays) add(s *schedule.Schedule, smp Sample, h time.Duration) int {
 	h = replayHorizon(s, smp, h)
-	k := replayKey{schedule.Format(s), h}
+	k := replayKey{s: schedule.Format(s), h: h}
 	if i := slices.Index(d.keys, k); i >= 0 {
 		return i
 	}

@@ -90,7 +90,7 @@ func (st *study) shape(res *Result, opt Options) error {
 		return ok
 	}
 	if len(f.Deadlines) > 0 {
-		sh, err := WithDeadlines(st.train, f.Deadlines, res, opt)
+		sh, err := withDeadlines(st.train, f.Deadlines, res, opt, main)
 		if err != nil {
 			return fmt.Errorf("deadline burst: %w", err)
 		}
@@ -102,7 +102,7 @@ func (st *study) shape(res *Result, opt Options) error {
 		}
 	}
 	if f.Period != nil {
-		sh, err := WithBatches(st.train, f.Period, res, opt)
+		sh, err := withBatches(st.train, f.Period, res, opt, main)
 		if err != nil {
 			return fmt.Errorf("batch asks: %w", err)
 		}
