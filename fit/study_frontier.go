@@ -171,7 +171,7 @@ func (st *study) limitAndFamilies(fp *FrontierPoint, fitted *schedule.Schedule, 
 	if st.opt.NoLimit == "" {
 		var lim mixed
 		var err error
-		if lim, bound, err = hindsightWithin(fam.p.l, fam.cands, first, free, st.opt.Objective, b, cap); err == nil {
+		if lim, bound, err = hindsightWithin(fam.hull(first, free, st.opt.Objective), b, cap); err == nil {
 			fp.Limit = lim.prediction()
 			fp.Limit.RequestsPerItem = b
 		}
@@ -192,6 +192,22 @@ type frontierFamilies struct {
 	p                      *problem
 	cands                  []float64
 	fixed, backoff, jitter *family
+	// hulls are the limit's programmes on the held-out items, which
+	// every budget's limit shares (see limitHull).
+	hulls onceMap[hullKey, *limitHull]
+}
+
+// hullKey is a limit's programme: where its schedules ask first (free:
+// anywhere from first) and what they minimise.
+type hullKey struct {
+	first float64
+	free  bool
+	obj   Objective
+}
+
+// hull is the limit's programme on the held-out items, made once.
+func (f *frontierFamilies) hull(first float64, free bool, obj Objective) *limitHull {
+	return f.hulls.get(hullKey{first, free, obj}, func() *limitHull { return newLimitHull(f.p.l, f.cands, first, free, obj) })
 }
 
 func (st *study) families() (*frontierFamilies, error) {

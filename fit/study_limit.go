@@ -78,7 +78,7 @@ func (st *study) hindsightAt(l law, cands []float64, first float64, free bool) (
 	case BudgetPrice:
 		return hindsightCapped(l, cands, first, free, st.opt.Objective, b.Price, r.StuckCap, maxCountCells)
 	}
-	return hindsightWithin(l, cands, first, free, st.opt.Objective, r.Fitted.RequestsPerItem, r.StuckCap)
+	return hindsightWithin(newLimitHull(l, cands, first, free, st.opt.Objective), r.Fitted.RequestsPerItem, r.StuckCap)
 }
 
 // hindsightWithin is the limit at cost requests per item within the
@@ -86,15 +86,15 @@ func (st *study) hindsightAt(l law, cands []float64, first float64, free bool) (
 // the cap, the hull of the schedules within it (hindsightStuck), exact
 // while the capped programme is small enough; else hindsight's mix, a
 // bound (it relaxes the cap: bound true).
-func hindsightWithin(l law, cands []float64, first float64, free bool, obj Objective, cost float64, stuckCap int) (mixed, bool, error) {
-	lim, err := hindsight(l, cands, first, free, obj, cost)
+func hindsightWithin(h *limitHull, cost float64, stuckCap int) (mixed, bool, error) {
+	lim, err := h.at(cost)
 	if err != nil || lim.honours(stuckCap) {
 		return lim, false, err
 	}
-	if float64(stuckCap)*float64(len(cands)+1) > maxCountCells {
+	if float64(stuckCap)*float64(len(h.cands)+1) > maxCountCells {
 		return lim, true, nil
 	}
-	capped, ok, err := hindsightStuck(l, cands, first, free, obj, cost, stuckCap)
+	capped, ok, err := hindsightStuck(h.l, h.cands, h.first, h.free, h.obj, cost, stuckCap)
 	if err != nil || !ok {
 		return lim, true, err
 	}

@@ -32,13 +32,50 @@ func (x mixed) honours(cap int) bool {
 // candidates: schedules that first ask at first, or with free set at
 // any candidate.
 func hindsight(l law, cands []float64, first float64, free bool, obj Objective, cost float64) (mixed, error) {
-	g, skip := limitGrid(l, obj, cands, first, free, -1)
-	at := func(lambda float64) ([]float64, sums) {
-		path := g.solve(lambda, 0)
-		asks := g.ages(path[skip:])
-		return asks, evaluate(l, asks)
-	}
-	return bracketHull(l, obj, at, cost)
+	return newLimitHull(l, cands, first, free, obj).at(cost)
+}
+
+// limitHull is the limit's programme on a law's candidates, and its
+// solution at each price it was asked, made once: a frontier's budgets
+// bracket their costs from the same prices (1, 4, 16, ..., 1/4), and
+// each budget would otherwise solve them again. Its methods may be
+// called from several goroutines at once.
+type limitHull struct {
+	l      law
+	cands  []float64
+	first  float64
+	free   bool
+	obj    Objective
+	g      *grid
+	skip   int
+	solved onceMap[float64, hullVertex]
+}
+
+// hullVertex is the programme's schedule at a price, and its sums.
+type hullVertex struct {
+	asks []float64
+	s    sums
+}
+
+func newLimitHull(l law, cands []float64, first float64, free bool, obj Objective) *limitHull {
+	h := &limitHull{l: l, cands: cands, first: first, free: free, obj: obj}
+	h.g, h.skip = limitGrid(l, obj, cands, first, free, -1)
+	return h
+}
+
+// at is hindsight at cost.
+func (h *limitHull) at(cost float64) (mixed, error) {
+	return bracketHull(h.l, h.obj, h.solve, cost)
+}
+
+// solve is the programme's schedule at price lambda.
+func (h *limitHull) solve(lambda float64) ([]float64, sums) {
+	v := h.solved.get(lambda, func() hullVertex {
+		path := h.g.solve(lambda, 0)
+		asks := h.g.ages(path[h.skip:])
+		return hullVertex{asks, evaluate(h.l, asks)}
+	})
+	return v.asks, v.s
 }
 
 // limitGrid is the limit's programme over the candidates: schedules
