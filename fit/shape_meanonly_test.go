@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit/schedule"
 	"github.com/pollfit/pollfit/internal/loggen"
 )
@@ -86,29 +87,33 @@ func TestShapeMetricsAreFullReplays(t *testing.T) {
 			t.Errorf("%s: Shaped %+v, the replay of %s %+v", name, sh.Shaped.Lag, schedule.Format(sh.Schedule), shaped.Lag)
 		}
 	}
-	for _, opt := range []Options{{Budget: Budget{RequestsPerItem: 8}}, {Budget: Budget{RequestsPerItem: 8}, Horizon: 2 * time.Minute}} {
-		train, _ := Split(loggen.Items(loggen.Rows(loggen.Deadline, 10000, 11)), 0.3, 1)
-		res, err := Fit(train, opt)
+	deadline, _ := Split(loggen.Items(loggen.Rows(loggen.Deadline, 10000, 11)), 0.3, 1)
+	batch := loggen.Items(loggen.Rows(loggen.Batch, 6000, 12))
+	withDeadlines := func(smp Sample, res *Result, opt Options) (Shape, error) {
+		return WithDeadlines(smp, deadlinesOf(smp.Items), res, opt)
+	}
+	withBatches := func(smp Sample, res *Result, opt Options) (Shape, error) {
+		return WithBatches(smp, periodOf(smp.Items), res, opt)
+	}
+	for _, c := range []struct {
+		name  string
+		items []estimate.Item
+		opt   Options
+		with  func(Sample, *Result, Options) (Shape, error)
+	}{
+		{"deadlines", deadline, Options{Budget: Budget{RequestsPerItem: 8}}, withDeadlines},
+		{"deadlines to 2m", deadline, Options{Budget: Budget{RequestsPerItem: 8}, Horizon: 2 * time.Minute}, withDeadlines},
+		{"batches", batch, Options{Budget: Budget{RequestsPerItem: 8}}, withBatches},
+	} {
+		res, err := Fit(c.items, c.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		smp := ItemSample(train)
-		sh, err := WithDeadlines(smp, deadlinesOf(train), res, opt)
+		smp := ItemSample(c.items)
+		sh, err := c.with(smp, res, c.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		check("deadlines", smp, res, opt, sh)
+		check(c.name, smp, res, c.opt, sh)
 	}
-	train := loggen.Items(loggen.Rows(loggen.Batch, 6000, 12))
-	opt := Options{Budget: Budget{RequestsPerItem: 8}}
-	res, err := Fit(train, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	smp := ItemSample(train)
-	sh, err := WithBatches(smp, periodOf(train), res, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check("batches", smp, res, opt, sh)
 }
