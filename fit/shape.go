@@ -66,24 +66,24 @@ func newShaper(smp Sample, res *Result, opt Options) (*shaper, error) {
 // percentiles are NaN: ReplayOptions.meanOnly); complete measures the
 // plain and the shaped schedule in full.
 func (sh *shaper) replay(s *schedule.Schedule) (Metrics, error) {
-	return sh.opt.laws.replay(s, sh.smp, sh.replayHorizon(s), true)
+	return sh.measure(s, true)
 }
 
-func (sh *shaper) replayHorizon(s *schedule.Schedule) time.Duration {
+// measure is s replayed on the items as replay says, in full unless
+// meanOnly is set.
+func (sh *shaper) measure(s *schedule.Schedule, meanOnly bool) (Metrics, error) {
+	h := sh.horizon
 	if !s.Stops() && sh.opt.Horizon == 0 {
-		return 0
+		h = 0
 	}
-	return sh.horizon
+	return sh.opt.laws.replay(s, sh.smp, h, meanOnly)
 }
 
 // complete replaces the mean-only replays of out (see replay) with full
 // ones: the plain schedule plain, and the shaped one it kept or tried.
 func (sh *shaper) complete(out Shape, plain *schedule.Schedule) (Shape, error) {
-	full := func(s *schedule.Schedule) (Metrics, error) {
-		return sh.opt.laws.replay(s, sh.smp, sh.replayHorizon(s), false)
-	}
 	var err error
-	if out.Plain, err = full(plain); err != nil {
+	if out.Plain, err = sh.measure(plain, false); err != nil {
 		return out, err
 	}
 	shaped := out.tried
@@ -91,7 +91,7 @@ func (sh *shaper) complete(out Shape, plain *schedule.Schedule) (Shape, error) {
 		shaped = out.Schedule
 	}
 	if shaped != nil {
-		out.Shaped, err = full(shaped)
+		out.Shaped, err = sh.measure(shaped, false)
 	}
 	return out, err
 }

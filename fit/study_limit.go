@@ -82,9 +82,9 @@ func (st *study) hindsightAt(l law, cands []float64, first float64, free bool) (
 }
 
 // hindsightWithin is the limit at cost requests per item within the
-// stuck cap (0: none): hindsight, or where its schedules ask more than
-// the cap, the hull of the schedules within it (hindsightStuck), exact
-// while the capped programme is small enough; else hindsight's mix, a
+// stuck cap (0: none): h's mix at cost, or where its schedules ask more
+// than the cap, the hull of the schedules within it (hindsightStuck),
+// exact while the capped programme is small enough; else h's mix, a
 // bound (it relaxes the cap: bound true).
 func hindsightWithin(h *limitHull, cost float64, stuckCap int) (mixed, bool, error) {
 	lim, err := h.at(cost)

@@ -28,14 +28,8 @@ func (x mixed) honours(cap int) bool {
 	return cap <= 0 || ((x.w == 0 || len(x.a) <= cap) && (x.w == 1 || len(x.b) <= cap))
 }
 
-// hindsight finds the two hull vertices either side of cost on the
-// candidates: schedules that first ask at first, or with free set at
-// any candidate.
-func hindsight(l law, cands []float64, first float64, free bool, obj Objective, cost float64) (mixed, error) {
-	return newLimitHull(l, cands, first, free, obj).at(cost)
-}
-
-// limitHull is the limit's programme on a law's candidates, and its
+// limitHull is the limit's programme on a law's candidates (schedules
+// that first ask at first, or with free set at any candidate), and its
 // solution at each price it was asked, made once: a frontier's budgets
 // bracket their costs from the same prices (1, 4, 16, ..., 1/4), and
 // each budget would otherwise solve them again. Its methods may be
@@ -63,7 +57,7 @@ func newLimitHull(l law, cands []float64, first float64, free bool, obj Objectiv
 	return h
 }
 
-// at is hindsight at cost.
+// at finds the two hull vertices either side of cost.
 func (h *limitHull) at(cost float64) (mixed, error) {
 	return bracketHull(h.l, h.obj, h.solve, cost)
 }
