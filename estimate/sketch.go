@@ -100,15 +100,27 @@ func sketchBin(age float64) int {
 }
 
 // SketchPart is one part of a sketch: its weighted counts, and the
-// settled, failed and pending items by age bin.
+// settled, failed and pending items by age bin. A copy of a part shares
+// its bins with the original: merge a part into an empty one to have
+// one of its own.
 type SketchPart struct {
 	// Items, Final, Pending and Failed are weighted counts.
 	Items, Final, Pending, Failed float64
-	settled, failed, pending      [nSketchBins]binStat
+	settled, failed, pending      kindBins
 	sample                        rowSample
 	// intervals are the items known only to lie in a finite interval
 	// (lo, hi], lo < hi, by the bins of lo and hi (see AddInterval).
 	intervals map[[2]int]*ivStat
+}
+
+// clone is a copy of p that shares no memory with it.
+func (p *SketchPart) clone() SketchPart {
+	out := *p
+	out.settled, out.failed, out.pending = p.settled.clone(), p.failed.clone(), p.pending.clone()
+	out.sample = p.sample.clone()
+	out.intervals = nil
+	out.mergeIntervals(p)
+	return out
 }
 
 // add adds an item of hash h whose age is in bin b, standing for w
@@ -123,16 +135,16 @@ func (p *SketchPart) add(h uint64, it Item, w float64, k, b int) {
 	p.Items += w
 	if !it.Status.Final() {
 		p.Pending += w
-		addLeast(&p.pending[b], it.Age, w)
+		addLeast(p.pending.at(b), it.Age, w)
 		return
 	}
 	p.Final += w
 	if it.Status == Failed {
 		p.Failed += w
-		addLeast(&p.failed[b], it.Age, w)
+		addLeast(p.failed.at(b), it.Age, w)
 		return
 	}
-	addLeast(&p.settled[b], it.Age, w)
+	addLeast(p.settled.at(b), it.Age, w)
 }
 
 // In a sketch, a bin's first age is the least age it has seen, so that
@@ -163,10 +175,8 @@ func (p *SketchPart) Merge(q *SketchPart) { p.merge(q, 0) }
 func (p *SketchPart) merge(q *SketchPart, k int) {
 	p.sample.merge(&q.sample, k)
 	p.mergeIntervals(q)
-	for i := range p.settled {
-		mergeLeast(&p.settled[i], &q.settled[i])
-		mergeLeast(&p.failed[i], &q.failed[i])
-		mergeLeast(&p.pending[i], &q.pending[i])
+	for j, t := range p.kinds() {
+		t.merge(q.kinds()[j])
 	}
 	p.Items += q.Items
 	p.Final += q.Final
@@ -248,6 +258,7 @@ func (s *Sketch) Merge(t *Sketch) error {
 	case s.noSplit && s.Empty():
 		dropped := s.Dropped
 		*s = *t
+		s.Fit, s.HeldOut = t.Fit.clone(), t.HeldOut.clone()
 		s.Dropped = nil
 		s.addDropped(t.Dropped)
 		s.addDropped(dropped)

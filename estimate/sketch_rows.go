@@ -55,16 +55,20 @@ func (s *Sketch) Rows(fn func(SketchRow) error) error {
 
 func partRows(seg string, fitPart, heldOut *SketchPart, fn func(SketchRow) error) error {
 	for _, p := range []sketchPart{{"fit", fitPart}, {"heldout", heldOut}} {
-		for i := range p.a.settled {
-			for _, k := range p.a.kinds(i) {
-				if k.b.w == 0 {
+		err := p.a.eachBin(func(i int, k [3]binStat) error {
+			for j, b := range k {
+				if b.w == 0 {
 					continue
 				}
-				r := SketchRow{Segment: seg, Part: p.name, Kind: k.name, Bin: i, Age: k.b.first, Weight: k.b.w, Sum: k.b.sum, Mixed: k.b.mixed}
+				r := SketchRow{Segment: seg, Part: p.name, Kind: kindStatuses[j].String(), Bin: i, Age: b.first, Weight: b.w, Sum: b.sum, Mixed: b.mixed}
 				if err := fn(r); err != nil {
 					return err
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -141,14 +145,14 @@ func (p *SketchPart) addBin(r SketchRow, st Status) {
 	b := binStat{first: r.Age, w: r.Weight, sum: r.Sum, mixed: r.Mixed}
 	switch st {
 	case Settled:
-		mergeLeast(&p.settled[r.Bin], &b)
+		mergeLeast(p.settled.at(r.Bin), &b)
 		p.Final += b.w
 	case Failed:
-		mergeLeast(&p.failed[r.Bin], &b)
+		mergeLeast(p.failed.at(r.Bin), &b)
 		p.Final += b.w
 		p.Failed += b.w
 	default:
-		mergeLeast(&p.pending[r.Bin], &b)
+		mergeLeast(p.pending.at(r.Bin), &b)
 		p.Pending += b.w
 	}
 	p.Items += b.w
@@ -167,25 +171,18 @@ func parseSketchNumber(f, col string) (float64, error) {
 // kind (settled, failed, pending), at the bin's common age, or its mean
 // age when they differ.
 func (p *SketchPart) Bins() (items []Item, weights []float64) {
-	for i := range p.settled {
-		for _, k := range p.kinds(i) {
-			if k.b.w > 0 {
-				items = append(items, Item{Age: k.b.age(), Status: k.status})
-				weights = append(weights, k.b.w)
+	n := p.settled.count() + p.failed.count() + p.pending.count()
+	if n > 0 {
+		items, weights = make([]Item, 0, n), make([]float64, 0, n)
+	}
+	p.eachBin(func(_ int, k [3]binStat) error {
+		for j, b := range k {
+			if b.w > 0 {
+				items = append(items, Item{Age: b.age(), Status: kindStatuses[j]})
+				weights = append(weights, b.w)
 			}
 		}
-	}
+		return nil
+	})
 	return items, weights
-}
-
-// binKind is one kind of a bin, for walking them.
-type binKind struct {
-	name   string
-	status Status
-	b      *binStat
-}
-
-// kinds are bin i's three kinds, in the file's order.
-func (p *SketchPart) kinds(i int) [3]binKind {
-	return [3]binKind{{"settled", Settled, &p.settled[i]}, {"failed", Failed, &p.failed[i]}, {"pending", Pending, &p.pending[i]}}
 }

@@ -40,7 +40,7 @@ func (s *Sketch) touch(items []Item, hs []uint64, bins []int32) {
 		if held(hs[j], s.Holdout) {
 			p = &s.HeldOut
 		}
-		sum += p.settled[b].w
+		sum += p.settled.weight(b)
 	}
 	s.touched += sum
 }

@@ -81,8 +81,7 @@ func (s *Sketch) segment(v string) (*SketchSegment, error) {
 func (s *Sketch) Segment(v string) *Sketch {
 	for _, g := range s.Segments {
 		if g.Value == v {
-			out := &Sketch{Holdout: s.Holdout, Seed: s.Seed, Sample: s.SegmentSample, Fit: g.Fit, HeldOut: g.HeldOut}
-			out.Fit.sample, out.HeldOut.sample = g.Fit.sample.clone(), g.HeldOut.sample.clone()
+			out := &Sketch{Holdout: s.Holdout, Seed: s.Seed, Sample: s.SegmentSample, Fit: g.Fit.clone(), HeldOut: g.HeldOut.clone()}
 			return out
 		}
 	}

@@ -40,11 +40,11 @@ func sameSketch(t *testing.T, a, b *Sketch) {
 		if p.Items != q.Items || p.Final != q.Final || p.Failed != q.Failed || p.Pending != q.Pending {
 			t.Errorf("part %d: counts %v/%v/%v/%v, want %v/%v/%v/%v", k, q.Items, q.Final, q.Failed, q.Pending, p.Items, p.Final, p.Failed, p.Pending)
 		}
-		for i := range p.settled {
-			for j, x := range p.kinds(i) {
-				y := q.kinds(i)[j].b
-				if x.b.w != y.w || x.b.first != y.first || x.b.mixed != y.mixed || math.Abs(x.b.sum-y.sum) > 1e-12*x.b.sum {
-					t.Fatalf("part %d bin %d %s: %+v, want %+v", k, i, x.name, *y, *x.b)
+		for i := range nSketchBins {
+			for j, x := range p.kinds() {
+				x, y := x.get(i), q.kinds()[j].get(i)
+				if x.w != y.w || x.first != y.first || x.mixed != y.mixed || math.Abs(x.sum-y.sum) > 1e-12*x.sum {
+					t.Fatalf("part %d bin %d %s: %+v, want %+v", k, i, kindStatuses[j], y, x)
 				}
 			}
 		}
@@ -100,8 +100,8 @@ func TestSketchMerge(t *testing.T) {
 		if w.Items != m.Items || w.Final != m.Final || w.Failed != m.Failed || w.Pending != m.Pending {
 			t.Errorf("part %d: counts %v/%v/%v/%v, merged %v/%v/%v/%v", k, w.Items, w.Final, w.Failed, w.Pending, m.Items, m.Final, m.Failed, m.Pending)
 		}
-		for i := range w.settled {
-			if a, b := w.settled[i], m.settled[i]; a.w != b.w || math.Abs(a.sum-b.sum) > 1e-9*a.sum {
+		for i := range nSketchBins {
+			if a, b := w.settled.get(i), m.settled.get(i); a.w != b.w || math.Abs(a.sum-b.sum) > 1e-9*a.sum {
 				t.Fatalf("part %d bin %d: %v, merged %v", k, i, a, b)
 			}
 		}

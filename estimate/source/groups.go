@@ -235,7 +235,8 @@ func sketchGroups(s *estimate.Sketch, sampled bool) []fit.Group {
 func mergedGroups(s *estimate.Sketch) []fit.Group {
 	var groups []fit.Group
 	for _, g := range s.Segments {
-		whole := g.Fit
+		var whole estimate.SketchPart
+		whole.Merge(&g.Fit)
 		whole.Merge(&g.HeldOut)
 		groups = append(groups, fit.Group{Value: g.Value, Sample: binSample(&whole)})
 	}
