@@ -22,8 +22,10 @@ const SketchVersion = 2
 // 0.023% wide), so that replaying a bin at its mean age is exact unless
 // an ask falls inside it, and off by less than the bin's width when one
 // does. Sketches of the same split merge by adding: one a day, merged
-// into a month. A sketch takes about 25 MB in memory, whatever the size
-// of the log; its file holds only the bins with items.
+// into a month. A sketch takes at most 25 MB in memory, whatever the
+// size of the log (the bins its items use: sparse while they are few, in
+// 4 kB pages of bins from then on); its file holds only the bins with
+// items.
 //
 // Bins keep no creation times or signals, which wall-clock aligned asks,
 // batch shapes and reset on signal need: for those, each part also keeps

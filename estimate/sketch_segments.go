@@ -7,7 +7,8 @@ import (
 )
 
 // MaxSketchSegments is the most values a segmented sketch keeps: each
-// value's sketch takes about 25 MB in memory.
+// value's sketch takes up to 25 MB in memory (a few hundred kB for a
+// few thousand rows).
 const MaxSketchSegments = 64
 
 // A SketchSegment is a segmented sketch's parts for one value of its
@@ -66,7 +67,7 @@ func (s *Sketch) segment(v string) (*SketchSegment, error) {
 		}
 	}
 	if len(s.Segments) >= MaxSketchSegments {
-		return nil, fmt.Errorf("sketch: more than %d values of %s: a segmented sketch keeps at most %d (about 25 MB each); segment by a column with fewer values", MaxSketchSegments, s.By, MaxSketchSegments)
+		return nil, fmt.Errorf("sketch: more than %d values of %s: a segmented sketch keeps at most %d (up to 25 MB each); segment by a column with fewer values", MaxSketchSegments, s.By, MaxSketchSegments)
 	}
 	g := &SketchSegment{Value: v}
 	s.segIndex[v] = len(s.Segments)

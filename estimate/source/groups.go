@@ -52,7 +52,7 @@ func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error
 			in.Groups = sketchGroups(p.sk, in.Sampled != "")
 			in.setSamples() // the whole, as Read without the column gives it
 			// The values' parts are the groups now: memory keeps their
-			// samples, not a sketch of every value (25 MB each).
+			// samples, not a sketch of every value.
 			p.sk.DropSegments()
 			return in, nil
 		}
