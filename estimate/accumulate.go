@@ -72,8 +72,9 @@ func (b *binStat) age() float64 {
 
 // Accumulator reduces a stream of items to what the estimators need, in
 // memory that does not grow with the number of items: about 0.8 MB for
-// the age histograms plus 7 MB for the phase histogram once an item with
-// a known creation time has settled. Its zero value is empty and ready to
+// the age histograms plus up to 7 MB for the phase histogram of the
+// items with a known creation time that have settled (tens of kB for a
+// few thousand). Its zero value is empty and ready to
 // use. Counts are weighted: Add counts an item once, AddWeighted w times.
 type Accumulator struct {
 	final, censored [nAgeBins]binStat
@@ -88,7 +89,8 @@ type Accumulator struct {
 	ageFrac  bool // some final age is not a whole second
 	ageNotMn bool // some final age is not a whole minute
 
-	phase     []float64 // final-answer weight by settle time of day
+	phase     []float64         // final-answer weight by settle time of day
+	phaseBins map[int32]float64 // the same, sparse, until phase is made
 	phaseW    float64
 	tsFrac    bool // some settle timestamp is not a whole second
 	tsNotMin  bool // some settle timestamp is not a whole minute
@@ -144,11 +146,7 @@ func (a *Accumulator) AddRun(items []Item, ws []float64) {
 			a.ageFlags(age)
 		}
 		if it.Dated && age <= maxPhaseAge {
-			a.phaseW += w
-			if a.phase == nil {
-				a.phase = written(nPhaseBins)
-			}
-			a.addPhase(settlePhase(it.Created, age), w)
+			a.foldPhase(settlePhase(it.Created, age), w)
 		}
 	}
 }
@@ -172,11 +170,7 @@ func (a *Accumulator) AddPhase(it Item, w float64) {
 	if !usable(it.Age, w) || !it.Status.Final() || !it.HasCreated() || it.Age > maxPhaseAge {
 		return
 	}
-	a.phaseW += w
-	if a.phase == nil {
-		a.phase = written(nPhaseBins)
-	}
-	a.addPhase(settlePhase(it.Created, it.Age), w)
+	a.foldPhase(settlePhase(it.Created, it.Age), w)
 }
 
 // maxPhaseAge is the greatest age in seconds whose settle time of day is
@@ -205,7 +199,7 @@ func roundNonNeg(x float64) int64 {
 }
 
 // addPhase adds w final items settled ph ns into their day (ph in [0,
-// dayNS)) to the phase histogram, which exists. Inlined, with the rare
+// dayNS)) to the dense phase histogram. Inlined, with the rare
 // work out of line: a call in AddRun's loop would save and restore its
 // counts on every item.
 func (a *Accumulator) addPhase(ph int64, w float64) {
@@ -255,15 +249,7 @@ func (a *Accumulator) Merge(b *Accumulator) {
 	a.Dropped += b.Dropped
 	a.ageFrac = a.ageFrac || b.ageFrac
 	a.ageNotMn = a.ageNotMn || b.ageNotMn
-	if b.phase != nil {
-		if a.phase == nil {
-			a.phase = written(nPhaseBins)
-		}
-		for i, v := range b.phase {
-			a.phase[i] += v
-		}
-	}
-	a.phaseW += b.phaseW
+	a.mergePhase(b)
 	a.tsFrac = a.tsFrac || b.tsFrac
 	a.tsNotMin = a.tsNotMin || b.tsNotMin
 	a.tsNot100m = a.tsNot100m || b.tsNot100m

@@ -53,9 +53,10 @@ func TestAccumulatorWeightsAndMerge(t *testing.T) {
 	if whole.Items != w.Items || w.Items != h1.Items || whole.phaseW != h1.phaseW {
 		t.Errorf("items: %v %v %v", whole.Items, w.Items, h1.Items)
 	}
-	for i := range whole.phase {
-		if whole.phase[i] != h1.phase[i] {
-			t.Fatalf("phase bin %d: %v vs merged %v", i, whole.phase[i], h1.phase[i])
+	wd, md := whole.phaseDay(), h1.phaseDay()
+	for i := range wd {
+		if wd[i] != md[i] {
+			t.Fatalf("phase bin %d: %v vs merged %v", i, wd[i], md[i])
 		}
 	}
 	if got := h1.TimestampResolution(); got != 1 {

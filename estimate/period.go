@@ -86,7 +86,7 @@ const maxHarmonics = 20
 // qualifies.
 func Periodicity(a *Accumulator, opt PeriodOptions) *Period {
 	opt = opt.withDefaults()
-	if a.phase == nil || a.phaseW < opt.MinItems {
+	if a.phaseW == 0 || a.phaseW < opt.MinItems {
 		return nil
 	}
 	pf := newPhaseFolder(a)

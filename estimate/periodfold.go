@@ -21,7 +21,7 @@ type phaseFolder struct {
 }
 
 func newPhaseFolder(a *Accumulator) *phaseFolder {
-	pf := &phaseFolder{day: a.phase, n: a.phaseW, unit: 0.1, off: 0.05, folds: map[float64][]float64{}, lines: map[int]float64{}}
+	pf := &phaseFolder{day: a.phaseDay(), n: a.phaseW, unit: 0.1, off: 0.05, folds: map[float64][]float64{}, lines: map[int]float64{}}
 	if r := a.TimestampResolution(); r > 0 {
 		pf.unit, pf.off = r, 0
 	}

@@ -1,0 +1,82 @@
+package estimate
+
+// sparsePhase is how many 100 ms bins of the day an accumulator's phase
+// histogram keeps sparse (about 12 bytes a bin) before it keeps all
+// 864,000 (6.9 MB): a value of a column of many values, of a few
+// thousand rows, so costs tens of kB.
+const sparsePhase = 1 << 15
+
+// addSparsePhase is addPhase for a histogram that is still sparse; it
+// makes the dense one once more than sparsePhase bins are used.
+func (a *Accumulator) addSparsePhase(ph int64, w float64) {
+	if a.phaseBins == nil {
+		a.phaseBins = make(map[int32]float64)
+	}
+	a.phaseBins[int32(uint64(ph)/uint64(phaseBinNS))] += w
+	if !a.tsNot100m {
+		a.phaseFlags(ph)
+	}
+	if len(a.phaseBins) > sparsePhase {
+		a.densePhase()
+	}
+}
+
+// densePhase makes the dense phase histogram from the sparse one.
+func (a *Accumulator) densePhase() {
+	a.phase = written(nPhaseBins)
+	for b, w := range a.phaseBins {
+		a.phase[b] = w
+	}
+	a.phaseBins = nil
+}
+
+// foldPhase adds w final items settled ph ns into their day to the phase
+// histogram, dense or sparse.
+func (a *Accumulator) foldPhase(ph int64, w float64) {
+	a.phaseW += w
+	if a.phase != nil {
+		a.addPhase(ph, w)
+		return
+	}
+	a.addSparsePhase(ph, w)
+}
+
+// mergePhase adds b's phase histogram to a's.
+func (a *Accumulator) mergePhase(b *Accumulator) {
+	if b.phase != nil && a.phase == nil {
+		a.densePhase()
+	}
+	if a.phase != nil {
+		for i, v := range b.phase {
+			a.phase[i] += v
+		}
+		for i, v := range b.phaseBins {
+			a.phase[i] += v
+		}
+	} else {
+		if a.phaseBins == nil && b.phaseBins != nil {
+			a.phaseBins = make(map[int32]float64, len(b.phaseBins))
+		}
+		for i, v := range b.phaseBins {
+			a.phaseBins[i] += v
+		}
+		if len(a.phaseBins) > sparsePhase {
+			a.densePhase()
+		}
+	}
+	a.phaseW += b.phaseW
+}
+
+// phaseDay is the phase histogram, final weight by 100 ms bin of the
+// day, nil when it holds no items: the dense one, or one made from the
+// sparse one.
+func (a *Accumulator) phaseDay() []float64 {
+	if a.phase != nil || a.phaseBins == nil {
+		return a.phase
+	}
+	day := make([]float64, nPhaseBins)
+	for b, w := range a.phaseBins {
+		day[b] = w
+	}
+	return day
+}
