@@ -2,7 +2,7 @@ package estimate
 
 import (
 	"math"
-	"sort"
+	"slices"
 
 	"gonum.org/v1/gonum/mathext"
 )
@@ -178,8 +178,10 @@ func newJumps(t, m, ev []float64) *jumps {
 
 // span returns the indices [i, k) of the jumps at ages in [lo, hi].
 func (j *jumps) span(lo, hi float64) (int, int) {
-	i := sort.SearchFloat64s(j.t, lo)
-	k := sort.Search(len(j.t), func(x int) bool { return j.t[x] > hi })
+	i, _ := slices.BinarySearch(j.t, lo)
+	// The first age above hi is the first at or above the next float
+	// (the ages are finite).
+	k, _ := slices.BinarySearch(j.t, math.Nextafter(hi, math.Inf(1)))
 	return i, max(i, k)
 }
 

@@ -1,7 +1,9 @@
 package estimate
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -54,7 +56,7 @@ func KaplanMeier(t []float64, final []bool, w []float64) *Survival {
 			total += wi
 		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return t[idx[a]] < t[idx[b]] })
+	sortByAge(idx, t)
 
 	s := &Survival{}
 	integral, minute := true, true
@@ -193,4 +195,27 @@ func effectiveN(mass, events []float64) float64 {
 		return 0
 	}
 	return sm * sm / sq
+}
+
+// sortByAge sorts the indices idx, increasing, by t[i], ties in index
+// order (as a stable sort of idx leaves them): the order KaplanMeier
+// sums tied weights in.
+func sortByAge(idx []int, t []float64) {
+	type at struct {
+		t float64
+		i int
+	}
+	pairs := make([]at, len(idx))
+	for k, i := range idx {
+		pairs[k] = at{t[i], i}
+	}
+	slices.SortFunc(pairs, func(a, b at) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	for k, p := range pairs {
+		idx[k] = p.i
+	}
 }

@@ -1,0 +1,38 @@
+package estimate
+
+import (
+	"math/rand/v2"
+	"sort"
+	"testing"
+)
+
+// TestJumpsSpan: the jumps in a window [lo, hi] are those a walk over
+// every age counts, on sorted ages with ties, for windows whose ends are
+// on ages, between them, around and beyond them.
+func TestJumpsSpan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := range 40 {
+		ts := make([]float64, n)
+		for i := range ts {
+			ts[i] = float64(rng.IntN(30)) / 2
+		}
+		sort.Float64s(ts)
+		j := &jumps{t: ts}
+		for range 200 {
+			lo := float64(rng.IntN(36)-3) / 2
+			hi := lo + float64(rng.IntN(12))/4
+			first, end := n, n
+			for x := n - 1; x >= 0; x-- {
+				if ts[x] >= lo {
+					first = x
+				}
+				if ts[x] > hi {
+					end = x
+				}
+			}
+			if i, k := j.span(lo, hi); i != first || k != max(first, end) {
+				t.Fatalf("ages %v window [%v, %v]: [%d, %d), want [%d, %d)", ts, lo, hi, i, k, first, max(first, end))
+			}
+		}
+	}
+}
