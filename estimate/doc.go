@@ -190,12 +190,12 @@
 // ClickHouse and Snowflake, the SELECT whose CSV result is a table's
 // sketch, and ReadSketch reads that result as pollfit's own.
 //
-// A segmented sketch (NewSegmentedSketch, AddBy) also keeps one sketch
-// per value of a column (at most MaxSketchSegments), each of the same
+// A grouped sketch (NewGroupedSketch, AddBy) also keeps one sketch
+// per value of a column (at most MaxSketchGroups), each of the same
 // split: the value does not enter the hash, so the sketch of all values
-// together is the unsegmented sketch of the same rows, and each value's
+// together is the ungrouped sketch of the same rows, and each value's
 // is the sketch of its rows alone. Its file (format version 2) has a
-// segment column; segmented sketches of the same column merge value by
+// segment column; grouped sketches of the same column merge value by
 // value. SQLOptions.By makes SketchSQL group by the column too. The rows
 // of a sketch file are SketchRow values (Sketch.Rows, Sketch.AddRow), so
 // that package estimate/logs writes and reads the same sketch as Parquet
@@ -233,7 +233,7 @@
 // counts add up to the part's count in the bins. About 50 bytes a row:
 // 3.3 MB at most. A sketch without sample= in its first line has none;
 // a SQL engine's (SketchSQL) never has one: it serves schedules asking
-// by age only. In a segmented sketch only the parts of all values
+// by age only. In a grouped sketch only the parts of all values
 // together keep a sample, not each value's (and the file's segment rows
 // come before the sample rows, which have no segment column).
 package estimate

@@ -46,20 +46,20 @@ type Sketch struct {
 	// Sample is the most distinct rows each part's item sample keeps;
 	// 0: the sketch keeps no sample.
 	Sample int
-	// SegmentSample is the most distinct rows the item sample of each
-	// part of each value of a segmented sketch keeps, by the same hash
+	// GroupSample is the most distinct rows the item sample of each
+	// part of each value of a grouped sketch keeps, by the same hash
 	// (0, the default: the values keep bins only). A value's sample is
 	// then the one a sketch of that value's rows alone, of Sample
-	// SegmentSample, would keep. Sketch files keep no value's sample.
-	SegmentSample int
-	// Fit and HeldOut are the parts (of all segments together, in a
-	// segmented sketch).
+	// GroupSample, would keep. Sketch files keep no value's sample.
+	GroupSample int
+	// Fit and HeldOut are the parts (of all groups together, in a
+	// grouped sketch).
 	Fit, HeldOut SketchPart
-	// By is the column a segmented sketch is split by ("" when it is
-	// not), and Segments its sketch of each value of the column, in the
-	// order the values came (see NewSegmentedSketch).
+	// By is the column a grouped sketch is split by ("" when it is
+	// not), and Groups its sketch of each value of the column, in the
+	// order the values came (see NewGroupedSketch).
 	By       string
-	Segments []*SketchSegment
+	Groups   []*SketchGroup
 	segIndex map[string]int
 	touched  float64 // what AddRun reads ahead, kept so that it is read
 	// Dropped counts, by reason, the rows a SQL engine's query left out
@@ -202,21 +202,21 @@ func (s *Sketch) HasSample() bool { return s.Sample > 0 }
 // Add adds an item standing for w identical rows. A single row (w = 1)
 // goes to the part its hash chooses; a weighted row (a histogram bin) is
 // thinned binomially, seeded by its hash, so that its share held out is
-// about Holdout. In a segmented sketch, Add counts the row in no segment:
+// about Holdout. In a grouped sketch, Add counts the row in no group:
 // use AddBy.
 func (s *Sketch) Add(it Item, w float64) {
 	s.add(rowHash(s.Seed, it), it, w, fastSketchBin(it.Age), nil)
 }
 
 // add is Add for an item of hash h whose age is in bin b, and AddBy for
-// segment g when it is not nil (its sample of SegmentSample rows).
-func (s *Sketch) add(h uint64, it Item, w float64, b int, g *SketchSegment) {
+// group g when it is not nil (its sample of GroupSample rows).
+func (s *Sketch) add(h uint64, it Item, w float64, b int, g *SketchGroup) {
 	fitW, outW := s.split(h, w)
 	s.Fit.add(h, it, fitW, s.Sample, b)
 	s.HeldOut.add(h, it, outW, s.Sample, b)
 	if g != nil {
-		g.Fit.add(h, it, fitW, s.SegmentSample, b)
-		g.HeldOut.add(h, it, outW, s.SegmentSample, b)
+		g.Fit.add(h, it, fitW, s.GroupSample, b)
+		g.HeldOut.add(h, it, outW, s.GroupSample, b)
 	}
 }
 
@@ -249,9 +249,9 @@ func SplitRow(it Item, w, share float64, seed uint64) (fitW, outW float64) {
 }
 
 // Merge adds the rows of t to s; both must have the same split and the
-// same segment column (or none), and segments merge value by value. The
+// same segment column (or none), and groups merge value by value. The
 // samples merge to the smaller Sample of the two (none when either has
-// none), and the values' to the smaller SegmentSample.
+// none), and the values' to the smaller GroupSample.
 func (s *Sketch) Merge(t *Sketch) error {
 	switch {
 	case t.noSplit && t.Empty():
@@ -271,19 +271,19 @@ func (s *Sketch) Merge(t *Sketch) error {
 			t.Holdout, t.Seed, s.Holdout, s.Seed)
 	}
 	if s.By != t.By {
-		return fmt.Errorf("sketch: merge a sketch %s into one %s: sketches merge only when segmented by the same column", byText(t.By), byText(s.By))
+		return fmt.Errorf("sketch: merge a sketch %s into one %s: sketches merge only when grouped by the same column", byText(t.By), byText(s.By))
 	}
-	if n := len(s.Segments) + s.newValues(t); n > MaxSketchSegments && s.By != "" {
-		return fmt.Errorf("sketch: merged, %d values of %s: a segmented sketch keeps at most %d", n, s.By, MaxSketchSegments)
+	if n := len(s.Groups) + s.newValues(t); n > MaxSketchGroups && s.By != "" {
+		return fmt.Errorf("sketch: merged, %d values of %s: a grouped sketch keeps at most %d", n, s.By, MaxSketchGroups)
 	}
-	s.SegmentSample = min(s.SegmentSample, t.SegmentSample)
-	for _, g := range t.Segments {
-		d, err := s.segment(g.Value)
+	s.GroupSample = min(s.GroupSample, t.GroupSample)
+	for _, g := range t.Groups {
+		d, err := s.group(g.Value)
 		if err != nil {
 			return err
 		}
-		d.Fit.merge(&g.Fit, s.SegmentSample)
-		d.HeldOut.merge(&g.HeldOut, s.SegmentSample)
+		d.Fit.merge(&g.Fit, s.GroupSample)
+		d.HeldOut.merge(&g.HeldOut, s.GroupSample)
 	}
 	s.addDropped(t.Dropped)
 	s.Sample = min(s.Sample, t.Sample)

@@ -105,7 +105,7 @@ func TestEachBin(t *testing.T) {
 // rows each, keeps each value's bins sparse (a few hundred kB a value,
 // where every bin costs 25 MB); the whole's 180,000 rows turn dense.
 func TestSegmentBinsStaySparse(t *testing.T) {
-	s, err := NewSegmentedSketch("channel", 0.2, 1)
+	s, err := NewGroupedSketch("channel", 0.2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestSegmentBinsStaySparse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, g := range s.Segments {
+	for _, g := range s.Groups {
 		if g.Fit.settled.pages != nil || g.HeldOut.settled.pages != nil {
 			t.Fatalf("value %s: %d rows made its bins dense", g.Value, int(g.Fit.Items+g.HeldOut.Items))
 		}

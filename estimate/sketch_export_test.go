@@ -76,7 +76,7 @@ func TestReadEngineSegmentedQuoted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.By != "method" || got.Segment(`a,"b"`) == nil || got.Segment(`a,"b"`).Fit.Final != 3 || got.Segment("card").HeldOut.Failed != 1 {
+	if got.By != "method" || got.Group(`a,"b"`) == nil || got.Group(`a,"b"`).Fit.Final != 3 || got.Group("card").HeldOut.Failed != 1 {
 		t.Errorf("by %q, values %q", got.By, got.Values())
 	}
 }

@@ -25,7 +25,7 @@ import (
 // the sketch keeps one: its rows follow the bins' (see the package doc,
 // "The item sample").
 //
-// A segmented sketch (pollfit sketch --by COLUMN, NewSegmentedSketch)
+// A grouped sketch (pollfit sketch --by COLUMN, NewGroupedSketch)
 // names its column last in the first line, and its rows start with the
 // row's value of that column, quoted as in CSV when it holds a comma or
 // a quote (a value with a line break cannot be written):
@@ -37,7 +37,7 @@ import (
 // The column's name is written as a Go string literal when it holds
 // anything but letters, digits, '_', '.' and '-'. The rows of each value
 // are that value's sketch, of the same split; the sketch without
-// segments is their sum. Version 1, the same file without segments,
+// segments is their sum. Version 1, the same file without groups,
 // reads as before.
 //
 // A sketch computed by a SQL engine (see SketchSQL) comes without the
@@ -46,7 +46,7 @@ import (
 //	part,kind,bin,age_s,weight,sum_s,mixed,holdout,seed
 //
 // and every row carries the split in its last two columns (all rows the
-// same split); segmented (SQLOptions.By), it is
+// same split); grouped (SQLOptions.By), it is
 //
 //	segment,part,kind,bin,age_s,weight,sum_s,mixed,holdout,seed,segment_by
 //
@@ -71,7 +71,7 @@ const sketchMagic = "# pollfit sketch v"
 // sketchHeader is the sketch file's column header.
 const sketchHeader = "part,kind,bin,age_s,weight,sum_s,mixed"
 
-// segHeader is a segmented sketch file's column header.
+// segHeader is a grouped sketch file's column header.
 const segHeader = "segment," + sketchHeader
 
 // sqlSketchHeader is the header of a sketch a SQL engine exported, and
@@ -98,7 +98,7 @@ func IsSketch(head []byte) bool {
 	return exportKind(names, complete) != 0
 }
 
-// WriteSketch writes s as a sketch file (version 2, segmented when s
+// WriteSketch writes s as a sketch file (version 2, grouped when s
 // is). A segment value holding a line break is an error.
 func WriteSketch(w io.Writer, s *Sketch) error {
 	bw := bufio.NewWriter(w)
@@ -111,10 +111,10 @@ func WriteSketch(w io.Writer, s *Sketch) error {
 	fmt.Fprintf(bw, "\n%s\n", header)
 	err := s.Rows(func(r SketchRow) error {
 		if s.By != "" {
-			if strings.Contains(r.Segment, "\n") {
-				return fmt.Errorf("sketch: %s value %q holds a line break, which a sketch file cannot keep", s.By, r.Segment)
+			if strings.Contains(r.Group, "\n") {
+				return fmt.Errorf("sketch: %s value %q holds a line break, which a sketch file cannot keep", s.By, r.Group)
 			}
-			bw.WriteString(csvField(r.Segment) + ",")
+			bw.WriteString(csvField(r.Group) + ",")
 		}
 		_, err := fmt.Fprintf(bw, "%s,%s,%d,%s,%s,%s,%d\n", r.Part, r.Kind, r.Bin, num(r.Age), num(r.Weight), num(r.Sum), b2i(r.Mixed))
 		return err

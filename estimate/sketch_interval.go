@@ -21,9 +21,9 @@ import (
 // ivStat is the interval part's entry of one pair of bins.
 type ivStat struct{ w, sumLo, sumHi float64 }
 
-// ErrSegmentedIntervals is AddInterval's error on a segmented sketch:
-// segments keep no interval part.
-var ErrSegmentedIntervals = errors.New("sketch: a segmented sketch (--by) keeps no interval-censored items")
+// ErrGroupedIntervals is AddInterval's error on a grouped sketch:
+// groups keep no interval part.
+var ErrGroupedIntervals = errors.New("sketch: a grouped sketch (--by) keeps no interval-censored items")
 
 // AddInterval adds an interval-censored item (see Interval) to the part
 // its hash chooses, as Add does a row: a single item by the split's
@@ -40,7 +40,7 @@ func (s *Sketch) AddInterval(iv Interval) error {
 		return fmt.Errorf("interval (%v, %v] weight %v: %v", iv.Lo, iv.Hi, iv.W, err)
 	}
 	if s.By != "" {
-		return ErrSegmentedIntervals
+		return ErrGroupedIntervals
 	}
 	h := intervalHash(s.Seed, iv)
 	fitW, outW := s.split(h, iv.W)

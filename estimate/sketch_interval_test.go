@@ -96,7 +96,7 @@ func TestSketchIntervalErrors(t *testing.T) {
 		}
 	}
 	g := &Sketch{By: "method"}
-	if err := g.AddInterval(Interval{Lo: 1, Hi: 2, W: 1}); err != ErrSegmentedIntervals {
+	if err := g.AddInterval(Interval{Lo: 1, Hi: 2, W: 1}); err != ErrGroupedIntervals {
 		t.Errorf("segmented: %v", err)
 	}
 	if err := (&Sketch{}).AddInterval(Interval{Lo: 3, Hi: 2, W: 1}); err == nil || !strings.Contains(err.Error(), "(3, 2]") {

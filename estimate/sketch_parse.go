@@ -36,7 +36,7 @@ func parseSketchHeader(line, name string) (*Sketch, error) {
 		return nil, fmt.Errorf("%s:1: sketch version %q: this pollfit reads versions 1 to %d", name, quote.Clip(strings.Join(fields[:min(len(fields), 1)], "")), SketchIntervalVersion)
 	}
 	if segmented && fields[0] == "1" {
-		return nil, fmt.Errorf("%s:1: a version 1 sketch has no segments (by=%s): the file is damaged", name, quote.Clip(by))
+		return nil, fmt.Errorf("%s:1: a version 1 sketch has no groups (by=%s): the file is damaged", name, quote.Clip(by))
 	}
 	s := &Sketch{By: by}
 	for _, f := range fields[1:] {
@@ -131,7 +131,7 @@ func cutCSVField(row string) (field, rest string, err error) {
 func (s *Sketch) readRow(f []string, name string, line int) error {
 	r, o := SketchRow{}, 0
 	if s.By != "" {
-		r.Segment, o = f[0], 1
+		r.Group, o = f[0], 1
 	}
 	r.Part, r.Kind, r.Mixed = f[o], f[o+1], f[o+6] == "1"
 	if m := f[o+6]; m != "0" && m != "1" {

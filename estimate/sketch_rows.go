@@ -9,12 +9,12 @@ import (
 )
 
 // A SketchRow is one row of a sketch file (see WriteSketch): one
-// non-empty bin of one kind in one part, of one segment in a segmented
+// non-empty bin of one kind in one part, of one group in a segmented
 // sketch. Readers and writers of other file formats go through it.
 type SketchRow struct {
-	// Segment is the row's value of the sketch's By column ("" when the
+	// Group is the row's value of the sketch's By column ("" when the
 	// sketch is not segmented).
-	Segment string
+	Group string
 	// Part is fit or heldout, Kind settled, failed or pending.
 	Part, Kind string
 	// Bin is the age bin (0 to 130001); Age the least age in it, Weight
@@ -26,7 +26,7 @@ type SketchRow struct {
 }
 
 // SketchColumns are the columns of a sketch file's rows, after the
-// segment column of a segmented sketch.
+// segment column of a grouped sketch.
 var SketchColumns = []string{"part", "kind", "bin", "age_s", "weight", "sum_s", "mixed"}
 
 // A SketchRowError is a bad row's problem and the column it is in, one
@@ -38,14 +38,14 @@ type SketchRowError struct {
 
 func (e *SketchRowError) Error() string { return "column " + e.Column + ": " + e.Msg }
 
-// Rows calls fn with each row of s in the file's order: by segment in
-// the order the values came (the whole sketch when it has no segments),
+// Rows calls fn with each row of s in the file's order: by group in
+// the order the values came (the whole sketch when it has no groups),
 // then part, bin and kind. It stops at fn's first error.
 func (s *Sketch) Rows(fn func(SketchRow) error) error {
 	if s.By == "" {
 		return partRows("", &s.Fit, &s.HeldOut, fn)
 	}
-	for _, g := range s.Segments {
+	for _, g := range s.Groups {
 		if err := partRows(g.Value, &g.Fit, &g.HeldOut, fn); err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func partRows(seg string, fitPart, heldOut *SketchPart, fn func(SketchRow) error
 				if b.w == 0 {
 					continue
 				}
-				r := SketchRow{Segment: seg, Part: p.name, Kind: kindStatuses[j].String(), Bin: i, Age: b.first, Weight: b.w, Sum: b.sum, Mixed: b.mixed}
+				r := SketchRow{Group: seg, Part: p.name, Kind: kindStatuses[j].String(), Bin: i, Age: b.first, Weight: b.w, Sum: b.sum, Mixed: b.mixed}
 				if err := fn(r); err != nil {
 					return err
 				}
@@ -74,8 +74,8 @@ func partRows(seg string, fitPart, heldOut *SketchPart, fn func(SketchRow) error
 	return nil
 }
 
-// AddRow adds one row to s: to the row's segment and the whole in a
-// segmented sketch (r.Segment is ignored in one without segments). A bad
+// AddRow adds one row to s: to the row's group and the whole in a
+// grouped sketch (r.Group is ignored in one without groups). A bad
 // row is a *SketchRowError naming its column; s is then unchanged.
 func (s *Sketch) AddRow(r SketchRow) error {
 	part := pickPart(&s.Fit, &s.HeldOut, r.Part)
@@ -105,7 +105,7 @@ func (s *Sketch) AddRow(r SketchRow) error {
 	}
 	parts := []*SketchPart{part}
 	if s.By != "" {
-		g, err := s.segment(r.Segment)
+		g, err := s.group(r.Group)
 		if err != nil {
 			return &SketchRowError{"segment", err.Error()}
 		}

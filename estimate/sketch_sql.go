@@ -39,7 +39,7 @@ type SQLOptions struct {
 	// Holdout and Seed are the split, as for NewSketch.
 	Holdout float64
 	Seed    uint64
-	// By is a column to segment by ("" for none): the query then groups
+	// By is a column to group by ("" for none): the query then groups
 	// by its value too, cast to text and trimmed of spaces and tabs (null
 	// as ""), and returns it as the column segment, with the column's
 	// name in segment_by (its parts without their quotes): a segmented
@@ -213,7 +213,7 @@ func (q *sqlQuery) head(b *strings.Builder) {
 	b.WriteString("WITH\n")
 }
 
-// seg is ", seg" when the query is segmented, for the column lists.
+// seg is ", seg" when the query is grouped, for the column lists.
 func (q *sqlQuery) seg() string {
 	if q.by == "" {
 		return ""

@@ -9,7 +9,7 @@
 // of a Swift compiler to test it with: an iOS client reads Asks or the
 // JSON document.
 //
-// WriteSegments writes one schedule per value of a column (pollfit fit
+// WriteGroups writes one schedule per value of a column (pollfit fit
 // --by), with a fallback for any other value, in every format but Asks:
 // see its documentation, and Kotlin below.
 //
@@ -194,7 +194,7 @@
 // reading wall once at reset to place the aligned asks; its wait is
 // waitMs because wait() belongs to java.lang.Object.
 //
-// A schedule per segment (WriteSegments) is the fallback's object, then
+// A schedule per group (WriteGroups) is the fallback's object, then
 // a class named after it, PollSchedule by default, with the same API
 // over one schedule (its BackOff an inner class, made from an instance),
 // whose companion holds by (the column), values (a Map from each value to
@@ -227,7 +227,7 @@
 // monotonic clock; the wall clock is read once at reset, to place the
 // aligned asks. tenacity_wait gives tenacity.Retrying(wait=w,
 // stop=w.stop) a BackOff per retried call, from the call's start on
-// tenacity's clock. A schedule per segment adds BY, SEGMENTS (a dict
+// tenacity's clock. A schedule per group adds BY, SEGMENTS (a dict
 // from each value to its Schedule) and schedule_for(value), the
 // fallback SCHEDULE for a value not fitted.
 //
@@ -290,7 +290,7 @@
 // unit, the times as decimal seconds since the epoch). The ages are the
 // asks' planned ones, which a caller that sleeps Wait before each ask
 // keeps to; created_at is the time of Reset, so reset the BackOff when
-// the item is created. Python and the per-segment files (WriteSegments)
+// the item is created. Python and the per-segment files (WriteGroups)
 // do not explore.
 //
 // # Asks

@@ -56,7 +56,7 @@ type goData struct {
 	Notes, Clauses, Aligned         []string
 	Reset, VarOnly                  bool
 	// Segs, with SegType, By, ByLit and Lit (the fallback's literal),
-	// make the file a schedule per segment (goSegments).
+	// make the file a schedule per group (goSegments).
 	Segs                    []goSeg
 	SegType, By, ByLit, Lit string
 	// Explore is the explore fraction as a literal ("" when off), with

@@ -429,7 +429,7 @@ func checkGeneratedJSCheckJs(t *testing.T, tsc string) {
 	}
 	s, _ := jsSegmentCase(t)
 	var src bytes.Buffer
-	if err := WriteSegments(&src, "js", s, nil, GoOptions{}); err != nil {
+	if err := WriteGroups(&src, "js", s, nil, GoOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(dir, "segments.mjs"), src.Bytes())

@@ -28,7 +28,7 @@ var pythonTemplateText string
 var pythonTemplate = template.Must(template.New("python").Parse(pythonTemplateText))
 
 // pythonData fills python.tmpl: Data is the schedule (SCHEDULE), and the
-// segments after it when there are some.
+// groups after it when there are some.
 type pythonData struct {
 	Header, DSL string
 	Notes       []string

@@ -90,7 +90,7 @@ func TestGeneratedPythonSegments(t *testing.T) {
 	s, values := jsSegmentCase(t)
 	dir := t.TempDir()
 	var src bytes.Buffer
-	if err := WriteSegments(&src, "python", s, nil, GoOptions{}); err != nil {
+	if err := WriteGroups(&src, "python", s, nil, GoOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(dir, "poll.py"), src.Bytes())

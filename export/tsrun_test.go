@@ -168,7 +168,7 @@ func checkGeneratedTSStrictest(t *testing.T, tsc string) {
 	}
 	s, _ := jsSegmentCase(t)
 	var src bytes.Buffer
-	if err := WriteSegments(&src, "ts", s, nil, GoOptions{}); err != nil {
+	if err := WriteGroups(&src, "ts", s, nil, GoOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	add("poll.ts", src.Bytes())

@@ -11,7 +11,7 @@ import (
 )
 
 // Formats are the output formats Write knows, in the order help text
-// lists them; GroupFormats those WriteSegments knows, and
+// lists them; GroupFormats those WriteGroups knows, and
 // ExploreFormats those that write an exploration (Explore): the names
 // of the registry, formats.
 var (
@@ -21,63 +21,63 @@ var (
 )
 
 // outFormat is one output format: how it writes one schedule, and a
-// schedule per segment (nil: it has no segmented form, for the reason
+// schedule per group (nil: it has no grouped form, for the reason
 // noGroups), and whether it writes an exploration.
 type outFormat struct {
 	name     string
 	one      func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error
-	groups   func(w io.Writer, s Segments, meta *Meta, o GoOptions) error
+	groups   func(w io.Writer, s Groups, meta *Meta, o GoOptions) error
 	noGroups string
 	explores bool
 }
 
 // formats is the one registry of output formats, which Write and
-// WriteSegments both read. Each writer takes what it needs of meta and
+// WriteGroups both read. Each writer takes what it needs of meta and
 // the options: Go its GoOptions (Meta defaulting to meta), JS, TS,
 // Kotlin and Python their header arguments from Args, and JS, TS and
 // Kotlin the exploration (one schedule's only: writeGroups turns it off).
 var formats = []outFormat{
 	{name: "dsl", one: func(w io.Writer, s *schedule.Schedule, meta *Meta, _ GoOptions) error { return DSL(w, s, meta) },
-		groups: func(w io.Writer, s Segments, meta *Meta, _ GoOptions) error { return segmentsDSL(w, s, meta) }},
+		groups: func(w io.Writer, s Groups, meta *Meta, _ GoOptions) error { return segmentsDSL(w, s, meta) }},
 	{name: "json", one: func(w io.Writer, s *schedule.Schedule, meta *Meta, _ GoOptions) error { return JSON(w, s, meta) },
-		groups: func(w io.Writer, s Segments, meta *Meta, _ GoOptions) error { return segmentsJSON(w, s, meta) }},
+		groups: func(w io.Writer, s Groups, meta *Meta, _ GoOptions) error { return segmentsJSON(w, s, meta) }},
 	{name: "go", explores: true,
 		one: func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error {
 			return Go(w, s, goWithMeta(o, meta))
 		},
-		groups: func(w io.Writer, s Segments, meta *Meta, o GoOptions) error {
+		groups: func(w io.Writer, s Groups, meta *Meta, o GoOptions) error {
 			return goSegments(w, s, goWithMeta(o, meta))
 		}},
 	{name: "js", explores: true,
 		one: func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error {
 			return JS(w, s, jsOptions(o, meta))
 		},
-		groups: func(w io.Writer, s Segments, meta *Meta, o GoOptions) error {
+		groups: func(w io.Writer, s Groups, meta *Meta, o GoOptions) error {
 			return jsSegments(w, s, jsOptions(o, meta), false)
 		}},
 	{name: "ts", explores: true,
 		one: func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error {
 			return TS(w, s, jsOptions(o, meta))
 		},
-		groups: func(w io.Writer, s Segments, meta *Meta, o GoOptions) error {
+		groups: func(w io.Writer, s Groups, meta *Meta, o GoOptions) error {
 			return jsSegments(w, s, jsOptions(o, meta), true)
 		}},
 	{name: "kotlin", explores: true,
 		one: func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error {
 			return Kotlin(w, s, kotlinOptions(o, meta))
 		},
-		groups: func(w io.Writer, s Segments, meta *Meta, o GoOptions) error {
+		groups: func(w io.Writer, s Groups, meta *Meta, o GoOptions) error {
 			return kotlinSegments(w, s, kotlinOptions(o, meta))
 		}},
 	{name: "python",
 		one: func(w io.Writer, s *schedule.Schedule, meta *Meta, o GoOptions) error {
 			return Python(w, s, PythonOptions{Args: o.Args, Meta: meta})
 		},
-		groups: func(w io.Writer, s Segments, meta *Meta, o GoOptions) error {
+		groups: func(w io.Writer, s Groups, meta *Meta, o GoOptions) error {
 			return pythonSegments(w, s, PythonOptions{Args: o.Args, Meta: meta})
 		}},
 	{name: "asks", one: func(w io.Writer, s *schedule.Schedule, _ *Meta, _ GoOptions) error { return Asks(w, s, AsksOptions{}) },
-		noGroups: "asks lists one schedule's asks: export each segment's schedule on its own, or use json"},
+		noGroups: "asks lists one schedule's asks: export each group's schedule on its own, or use json"},
 }
 
 // formatNames are the names of the formats keep keeps, in order.
@@ -135,8 +135,8 @@ func Write(w io.Writer, format string, s *schedule.Schedule, meta *Meta, goOpt G
 	return f.one(w, s, meta, goOpt)
 }
 
-// writeGroups is WriteSegments once the segments are checked.
-func writeGroups(w io.Writer, name string, s Segments, meta *Meta, goOpt GoOptions) error {
+// writeGroups is WriteGroups once the segments are checked.
+func writeGroups(w io.Writer, name string, s Groups, meta *Meta, goOpt GoOptions) error {
 	f, err := lookupFormat(name)
 	if err != nil {
 		return err
@@ -144,6 +144,6 @@ func writeGroups(w io.Writer, name string, s Segments, meta *Meta, goOpt GoOptio
 	if f.groups == nil {
 		return errors.New("export: " + f.noGroups)
 	}
-	goOpt.Explore = Explore{} // off (WriteSegments refuses it on): a module per segment explores nothing
+	goOpt.Explore = Explore{} // off (WriteGroups refuses it on): a module per group explores nothing
 	return f.groups(w, s, meta, goOpt)
 }

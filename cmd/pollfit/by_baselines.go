@@ -47,28 +47,28 @@ func splitByBaselines(args []string) (all []string, own []valueBaseline, err err
 	return all, own, nil
 }
 
-// segmentBaselines gives each segment its own baselines and its label
-// ("method card"); a value no segment has is a usage error naming the
+// groupBaselines gives each group its own baselines and its label
+// ("method card"); a value no group has is a usage error naming the
 // values there are.
-func segmentBaselines(by string, segs []fit.Group, own []valueBaseline) error {
+func groupBaselines(by string, segs []fit.Group, own []valueBaseline) error {
 	values := make([]string, len(segs))
 	for i := range segs {
 		values[i] = segs[i].Value
-		segs[i].Label = by + " " + segmentName(segs[i].Value)
+		segs[i].Label = by + " " + groupName(segs[i].Value)
 	}
 	for _, vb := range own {
 		i := slices.Index(values, vb.value)
 		if i < 0 {
 			return usagef("--baseline %s:%s: %s is not a value of %s (its values: %s); VALUE:NAME=SPEC gives one value a baseline, NAME=SPEC every value",
-				segmentName(vb.value), quote.Clip(vb.arg), segmentName(vb.value), by, valueList(values))
+				groupName(vb.value), quote.Clip(vb.arg), groupName(vb.value), by, valueList(values))
 		}
 		named, err := parseBaselines([]string{vb.arg})
 		if err != nil {
-			return fmt.Errorf("--baseline for %s %s: %w", by, segmentName(vb.value), err)
+			return fmt.Errorf("--baseline for %s %s: %w", by, groupName(vb.value), err)
 		}
 		for _, b := range segs[i].Baselines {
 			if b.Name == named[0].name {
-				return usagef("--baseline: %s %s has two baselines named %s", by, segmentName(vb.value), named[0].name)
+				return usagef("--baseline: %s %s has two baselines named %s", by, groupName(vb.value), named[0].name)
 			}
 		}
 		segs[i].Baselines = append(segs[i].Baselines, fit.Baseline{Name: named[0].name, Schedule: named[0].sched})
@@ -85,7 +85,7 @@ func valueList(values []string) string {
 			out = append(out, fmt.Sprintf("and %d more", len(values)-10))
 			break
 		}
-		out = append(out, segmentName(v))
+		out = append(out, groupName(v))
 	}
 	return strings.Join(out, ", ")
 }

@@ -31,7 +31,7 @@ func (r *readFlags) byHint(ctx context.Context, args []string, st logs.Stats) st
 	}
 	var parts []string
 	for _, m := range h.Ages {
-		parts = append(parts, segmentName(m.Value)+" "+schedule.FormatAge(m.Median))
+		parts = append(parts, groupName(m.Value)+" "+schedule.FormatAge(m.Median))
 	}
 	return fmt.Sprintf("%s separates answers (median %s): try --by %s", h.Column, listSome(parts), h.Column)
 }

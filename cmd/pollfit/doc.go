@@ -180,7 +180,7 @@
 //		total          100.0%  817ms            7.97      8.00    28.7   0.2%
 //		one schedule   100.0%  2.29s     5.14s  8.06      8.00    24     0.2%    5m       at 0s 2s 5s 10s, 5s until 1m, 10s until 2m, 1m until 5m, every 5m at +5.5s until 5m
 //
-//		budget shared at one price: the last request per item buys 0.0795 s of lag per item in every segment above its cheapest fit (--budget-per-segment for 8 each)
+//		budget shared at one price: the last request per item buys 0.0795 s of lag per item in every value above its cheapest fit (--budget-per-group for 8 each)
 //		segmenting: 1.2% fewer requests and 64.4% less mean lag at the same budget (817ms vs 2.29s at 7.97 vs 8.06 requests per item, on the same 5969 held-out items)
 //
 //	  - The budget is shared: --requests-per-item 8 is the mean over all items.
@@ -192,7 +192,7 @@
 //	    fit.Allocate is the rule; its test checks it against the closed form for
 //	    lags a/c and a brute-force search over splits.
 //
-//	  - --budget-per-segment gives every method the budget itself instead: 1.08 s
+//	  - --budget-per-group gives every method the budget itself instead: 1.08 s
 //	    in all here (52.8% less than one schedule, at 9.7% fewer requests) against
 //	    0.82 s shared (64.4% less, at 1.2% fewer). Both are fitted at the budget;
 //	    on the held-out items they need not spend the same, and the segmenting
@@ -205,7 +205,7 @@
 //	    methods' fitting items together at the same budget, measured on the same
 //	    held-out items.
 //
-//	  - A method with fewer than --min-segment final answers (default 200) among
+//	  - A method with fewer than --min-group final answers (default 200) among
 //	    its fitting items follows the one schedule, marked * with a footnote; its
 //	    cost comes out of the budget first.
 //

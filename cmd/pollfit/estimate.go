@@ -84,7 +84,7 @@ by Turnbull's NPMLE; metrics count only answers, so --pending N or
 					if *grid != "" || *plotPath != "" {
 						return usagef("estimate: --grid and --plot describe all items: run without --by")
 					}
-					return estimateSegments(e, rf, bf.by, args, qs, *at, ages, *asJSON)
+					return estimateGroups(e, rf, bf.by, args, qs, *at, ages, *asJSON)
 				}
 				var accs []*estimate.Accumulator
 				in, err := rf.read(e, args, "estimate", source.Options{Stream: func() func([]estimate.Item, []float64) {

@@ -111,7 +111,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				var in *source.Input
 				var notes []string // on interval-censored input
 				if bf.by != "" {
-					in, err = rf.readSegments(e, args, "eval", bf.by, source.Needs{Always: "a replay per value"}, fit.StudyOptions{Seed: 1})
+					in, err = rf.readGroups(e, args, "eval", bf.by, source.Needs{Always: "a replay per value"}, fit.StudyOptions{Seed: 1})
 				} else {
 					in, notes, err = rf.evalInput(e, args, evalNeeds(named, *plotPath != ""))
 				}
@@ -135,7 +135,7 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				}
 				rows := evalRows(named, ms)
 				if bf.by != "" {
-					return evalSegments(e, segs, named, opt, rows, stats, giveUp, evalRun{*horizon != "", *seed, *runs, *asJSON, bf.by})
+					return evalGroups(e, segs, named, opt, rows, stats, giveUp, evalRun{*horizon != "", *seed, *runs, *asJSON, bf.by})
 				}
 				if *asJSON {
 					return printEvalJSON(e, opt.Horizon, rows)

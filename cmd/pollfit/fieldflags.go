@@ -35,7 +35,7 @@ var flagOf = map[string]string{
 	"Baselines":              "--baseline",
 	"Family":                 "--family",
 	"GRPCClient":             "--grpc-client",
-	"MinFinal":               "--min-segment",
+	"MinFinal":               "--min-group",
 	// estimate.SQLOptions
 	"Table":      "--table",
 	"Query":      "--query",

@@ -91,8 +91,8 @@ items, shared where the next request
 buys the most lag: each value's lag-versus-cost curve is fitted on its
 fitting items and the budget goes to the value whose next request saves
 the most, until the last request buys the same lag everywhere
-(--budget-per-segment gives each value the budget instead). A value with
-fewer than --min-segment final answers (default 200) to fit on follows the
+(--budget-per-group gives each value the budget instead). A value with
+fewer than --min-group final answers (default 200) to fit on follows the
 one schedule fitted to all items, its cost coming out of the budget first.
 The table gives each value's share, held-out lag, cost, budget, stuck cost,
 give-up age and schedule, the totals, the one schedule at the same budget
@@ -339,6 +339,9 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err := v.useRenamed(e, "fit"); err != nil {
 			return err
 		}
+		if err := bf.useRenamed(e, "fit"); err != nil {
+			return err
+		}
 		if err := checkExploreFlag(*explore, *format, bf.by, v.model); err != nil {
 			return err
 		}
@@ -362,7 +365,7 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			if *itemsPath != "" {
 				return usagef("fit: --plot-items draws one schedule's items: leave out --by")
 			}
-			return fitSegments(e, rf, v, bf, args, *format, *asJSON, *plotPath)
+			return fitGroups(e, rf, v, bf, args, *format, *asJSON, *plotPath)
 		}
 		rep, err := runStudy(e, rf, v, args, "fit")
 		if err != nil {

@@ -46,7 +46,7 @@ and are refused. A log is read as fit reads it: into a sketch in one
 pass, fitted from its bins, or from its item sample when it has signals
 or settles in batches. --by COLUMN prints the frontier of each value of a
 categorical column on its own items: each row is fit --by
---budget-per-segment's schedule for that value at that budget.`,
+--budget-per-group's schedule for that value at that budget.`,
 		flags: frontierFlags,
 	})
 }
@@ -100,7 +100,7 @@ func frontierFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			if *plotPath != "" || *asCSV || v.model != "" {
 				return usagef("frontier: --by prints a frontier per value as text or --json; --plot, --csv and --model take all items")
 			}
-			return frontierSegments(e, rf, bf.by, args, opt, studyNeeds(v, opt.Baselines), bs, *asJSON)
+			return frontierGroups(e, rf, bf.by, args, opt, studyNeeds(v, opt.Baselines), bs, *asJSON)
 		}
 		in, model, err := frontierInput(e, rf, v, args, opt)
 		if err != nil {

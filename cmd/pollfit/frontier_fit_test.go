@@ -79,11 +79,11 @@ func TestFrontierRowIsFit(t *testing.T) {
 
 // frontier --by's row of each value at a budget is fit --by's schedule
 // for that value when every value gets that budget
-// (--budget-per-segment): the mixed log's bank transfers settle in
+// (--budget-per-group): the mixed log's bank transfers settle in
 // 5-minute batches, so their schedule asks after each boundary; frontier
 // --by used to fit them without (11.8 s against fit --by's 1.31 s).
 func TestFrontierByIsFitBy(t *testing.T) {
-	log := segmentedLog(t, t.TempDir(), "8000")
+	log := groupedLog(t, t.TempDir(), "8000")
 	var fr frontierOut
 	runJSON(t, &fr, "frontier", "-q", "--json", "--by", "method", "--budgets", "6", log)
 	var res struct {
@@ -94,7 +94,7 @@ func TestFrontierByIsFitBy(t *testing.T) {
 			} `json:"metrics"`
 		}
 	}
-	runJSON(t, &res, "fit", "-q", "--json", "--by", "method", "--budget-per-segment", "--requests-per-item", "6", log)
+	runJSON(t, &res, "fit", "-q", "--json", "--by", "method", "--budget-per-group", "--requests-per-item", "6", log)
 	if len(fr.Segments) != len(res.Segments) {
 		t.Fatalf("frontier has %d values, fit %d", len(fr.Segments), len(res.Segments))
 	}
@@ -198,9 +198,9 @@ func TestOneKnee(t *testing.T) {
 // "card:prod" for all); each decision line is the JSON's sentence, one
 // value rendered twice.
 func TestFitByDecisionsFirst(t *testing.T) {
-	log := segmentedLog(t, t.TempDir(), "3000")
+	log := groupedLog(t, t.TempDir(), "3000")
 	// The decisions are rendered, not shaped: no shapes to search for.
-	args := []string{"fit", "-q", "--by", "method", "--min-segment", "700", "--bootstrap", "0", "--deadlines=false", "--batches=false", "--requests-per-item", "8", "--baseline", "now=10s until 5m",
+	args := []string{"fit", "-q", "--by", "method", "--min-group", "700", "--bootstrap", "0", "--deadlines=false", "--batches=false", "--requests-per-item", "8", "--baseline", "now=10s until 5m",
 		"--baseline", "card:prod=2s until 1m, 10s until 5m", log}
 	var res struct {
 		Decisions []struct {

@@ -21,7 +21,7 @@ var sampleRows = estimate.DefaultSample
 // the command's, worded in flags (readError).
 func (r *readFlags) read(e *env, args []string, cmd string, so source.Options) (*source.Input, error) {
 	if r.histogram && so.Log.By != "" {
-		return nil, usagef("%s: --by %s: a histogram has no segment column: give the raw log, or a sketch made with pollfit sketch --by %s", cmd, so.Log.By, so.Log.By)
+		return nil, usagef("%s: --by %s: a histogram has no group column: give the raw log, or a sketch made with pollfit sketch --by %s", cmd, so.Log.By, so.Log.By)
 	}
 	opt, err := r.options()
 	if err != nil {
@@ -65,7 +65,7 @@ func readError(cmd string, so source.Options, err error) error {
 	case errors.As(err, &noSmp):
 		return fmt.Errorf("%v: sketch the log with pollfit sketch (not --sample 0), which keeps an item sample (a SQL engine's sketch keeps none)", noSmp)
 	case errors.As(err, &column) && column.Got == "":
-		return usagef("%s: --by %s: %s is a sketch without segments: make it with pollfit sketch --by %s (or pollfit sql --by %s), or give the log itself", cmd, by, column.File, by, by)
+		return usagef("%s: --by %s: %s is a sketch without groups: make it with pollfit sketch --by %s (or pollfit sql --by %s), or give the log itself", cmd, by, column.File, by, by)
 	case errors.As(err, &column):
 		return usagef("%s: --by %s: %s is a sketch by %s: give --by %s, or a sketch made with --by %s", cmd, by, column.File, column.Got, column.Got, by)
 	case errors.As(err, &groups):

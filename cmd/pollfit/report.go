@@ -70,6 +70,9 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err := ff.useRenamed(e, "report"); err != nil {
 			return err
 		}
+		if err := bf.useRenamed(e, "report"); err != nil {
+			return err
+		}
 		if ff.model != "" {
 			return usagef("report: --model: the report needs logs")
 		}
@@ -81,12 +84,12 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		}
 		rf.noHint = bf.by != ""
 		var rep *fitReport
-		var seg *segmentReport
+		var seg *groupReport
 		if bf.by != "" {
 			// One read, one study of the one schedule for all values (its
 			// frontier too), and each value's: the page draws them all.
 			var err error
-			if seg, err = runSegments(e, rf, ff, bf, args, "report"); err != nil {
+			if seg, err = runGroups(e, rf, ff, bf, args, "report"); err != nil {
 				return err
 			}
 			rep = &fitReport{res: seg.res.Shared, opt: seg.opt, source: seg.source}
@@ -108,7 +111,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		if seg != nil {
-			report.AddSegments(r, bf.by, seg.res)
+			report.AddGroups(r, bf.by, seg.res)
 			r.Facts = append(r.Facts, seg.facts()...)
 		}
 		if !rf.quiet {

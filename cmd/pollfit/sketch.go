@@ -61,7 +61,7 @@ reason.`,
 func sketchFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	holdout := fs.Float64("holdout", 0.3, "share of the rows hashed to the held-out part")
 	seed := fs.Uint64("seed", 1, "seed of the hash split")
-	by := fs.String("by", "", fmt.Sprintf("one sketch per value of this column, in one file (a segment column; at most %d values)", estimate.MaxSketchSegments))
+	by := fs.String("by", "", fmt.Sprintf("one sketch per value of this column, in one file (a segment column; at most %d values)", estimate.MaxSketchGroups))
 	out := fs.StringP("output", "o", "", "output file (default stdout; a name ending in .parquet writes Parquet)")
 	force := fs.Bool("force", false, "overwrite an existing output file")
 	var ff fromFlags

@@ -13,8 +13,8 @@ import (
 	"github.com/pollfit/pollfit/estimate/source"
 )
 
-// segmentedLog writes pollfit gen --model segmented's log of n rows.
-func segmentedLog(t *testing.T, dir string, n string) string {
+// groupedLog writes pollfit gen --model segmented's log of n rows.
+func groupedLog(t *testing.T, dir string, n string) string {
 	t.Helper()
 	file := filepath.Join(dir, "mixed.csv")
 	if _, errs, code := cliRun(t, "gen", "--model", "segmented", "-n", n, "--seed", "3", "-o", file); code != 0 {
@@ -108,7 +108,7 @@ func readSketchFile(t *testing.T, name string) *estimate.Sketch {
 // are the log's, counted from the CSV.
 func TestSketchBy(t *testing.T) {
 	dir := t.TempDir()
-	log := segmentedLog(t, dir, "4000")
+	log := groupedLog(t, dir, "4000")
 	sk := filepath.Join(dir, "mixed.sketch.csv")
 	// Pending rows are censored at --observed-at, by default the latest
 	// timestamp of the input: one value's rows alone end earlier.
@@ -118,8 +118,8 @@ func TestSketchBy(t *testing.T) {
 	}
 	s := readSketchFile(t, sk)
 	files, rows, final := splitByColumn(t, log, "method", dir)
-	if s.By != "method" || len(s.Segments) != len(files) {
-		t.Fatalf("sketch by %q with %d values, want method and %d", s.By, len(s.Segments), len(files))
+	if s.By != "method" || len(s.Groups) != len(files) {
+		t.Fatalf("sketch by %q with %d values, want method and %d", s.By, len(s.Groups), len(files))
 	}
 	for v, f := range files {
 		one := filepath.Join(dir, v+".sketch.csv")
@@ -128,7 +128,7 @@ func TestSketchBy(t *testing.T) {
 		}
 		want, _ := os.ReadFile(one)
 		var got bytes.Buffer
-		seg := s.Segment(v)
+		seg := s.Group(v)
 		if err := estimate.WriteSketch(&got, seg); err != nil {
 			t.Fatal(err)
 		}
@@ -147,11 +147,11 @@ func TestSketchBy(t *testing.T) {
 	}
 }
 
-// --by and a sketch's column must agree, and a sketch without segments
-// cannot be split; without --by a segmented sketch is its segments' sum.
+// --by and a sketch's column must agree, and a sketch without groups
+// cannot be split; without --by a grouped sketch is its segments' sum.
 func TestSketchByErrors(t *testing.T) {
 	dir := t.TempDir()
-	log := segmentedLog(t, dir, "600")
+	log := groupedLog(t, dir, "600")
 	seg, plain := filepath.Join(dir, "seg.sketch.csv"), filepath.Join(dir, "plain.sketch.csv")
 	for _, c := range [][]string{{"--by", "method", "-o", seg}, {"-o", plain}} {
 		if _, errs, code := cliRun(t, append(append([]string{"sketch", "-q"}, c...), log)...); code != 0 {
@@ -163,8 +163,8 @@ func TestSketchByErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"estimate", "--by", "status", seg}, "estimate: --by status: " + seg + " is a sketch by method: give --by method, or a sketch made with --by status"},
-		{[]string{"fit", "--by", "method", "--requests-per-item", "8", plain}, "fit: --by method: " + plain + " is a sketch without segments: make it with pollfit sketch --by method"},
-		{[]string{"sketch", "-o", filepath.Join(dir, "x.csv"), seg, plain}, `merge a sketch without segments into one by "method"`},
+		{[]string{"fit", "--by", "method", "--requests-per-item", "8", plain}, "fit: --by method: " + plain + " is a sketch without groups: make it with pollfit sketch --by method"},
+		{[]string{"sketch", "-o", filepath.Join(dir, "x.csv"), seg, plain}, `merge a sketch without groups into one by "method"`},
 	} {
 		_, errs, code := cliRun(t, c.args...)
 		if code == 0 || !bytes.Contains([]byte(errs), []byte(c.want)) {
@@ -174,7 +174,7 @@ func TestSketchByErrors(t *testing.T) {
 	a, _, _ := cliRun(t, "estimate", "--json", seg)
 	b, _, _ := cliRun(t, "estimate", "--json", plain)
 	if a != b || a == "" {
-		t.Errorf("estimate of the segmented sketch differs from the plain one's:\n%s\n%s", a, b)
+		t.Errorf("estimate of the grouped sketch differs from the plain one's:\n%s\n%s", a, b)
 	}
 }
 
@@ -184,7 +184,7 @@ func TestSketchByErrors(t *testing.T) {
 // reads the Parquet sketch as the CSV one.
 func TestParquetSketchFile(t *testing.T) {
 	dir := t.TempDir()
-	log := segmentedLog(t, dir, "1000")
+	log := groupedLog(t, dir, "1000")
 	data, _ := os.ReadFile(log)
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	head, rest := lines[0], lines[1:]

@@ -36,7 +36,7 @@ dotted parts (schema.table), each plain (letters, digits, _) or quoted
 anywhere: put such a query in a view). The output is always one
 statement. With --by COLUMN the query also groups by that column,
 cast to text and trimmed, and returns it first, as the column segment,
-with the column's name in a last column segment_by: the segmented sketch
+with the column's name in a last column segment_by: the grouped sketch
 'pollfit sketch --by COLUMN' makes, which fit, eval, estimate, frontier
 and report read with --by COLUMN.
 
@@ -73,7 +73,7 @@ func sqlFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&o.StatusCol, "status-col", "status", "status column")
 	fs.BoolVar(&o.NoStatus, "no-status", false, "the table has no status column")
 	fs.StringVar(&o.SignalCol, "signal-col", "", "signal timestamp column, counted in the default --observed-at as the readers count signal_at")
-	fs.StringVar(&o.By, "by", "", "also group by this column: a segmented sketch, as pollfit sketch --by makes, for fit --by and the others")
+	fs.StringVar(&o.By, "by", "", "also group by this column: a grouped sketch, as pollfit sketch --by makes, for fit --by and the others")
 	fs.StringSliceVar(&o.FinalStatus, "final-status", nil, "extra status values meaning final (comma-separated)")
 	fs.StringSliceVar(&o.PendingStatus, "pending-status", nil, "extra status values meaning pending")
 	fs.StringVar(&o.AskedCol, "asked-col", "", "the table is a poller log of one row per ask, with this ask time column (e.g. asked_at)")

@@ -24,12 +24,12 @@ func TestSketchSaysWhatItCannotServe(t *testing.T) {
 	if testenv.Long() {
 		n = "8000"
 	}
-	log := segmentedLog(t, dir, n)
+	log := groupedLog(t, dir, n)
 	sk := filepath.Join(dir, "mixed.sketch")
 	if _, errs, code := cliRun(t, "sketch", "--by", "method", "-o", sk, log); code != 0 {
 		t.Fatal(errs)
 	}
-	const said = "is a segmented sketch, whose values keep no item sample, so no signals or creation times: batch asks not looked for"
+	const said = "is a grouped sketch, whose values keep no item sample, so no signals or creation times: batch asks not looked for"
 	// The batch asks are what is looked for: the deadline bursts are not.
 	out, errs, code := cliRun(t, "fit", "--by", "method", "--requests-per-item", "8", "--bootstrap", "0", "--deadlines=false", "--json", sk)
 	if code != 0 {
@@ -77,7 +77,7 @@ func TestSketchSaysWhatItCannotServe(t *testing.T) {
 		}
 		runJSON(t, &est, "estimate", "-q", "--json", "--by", "method", c.input)
 		if len(est.Segments) == 0 {
-			t.Fatalf("estimate --by --json %s: no segments", c.input)
+			t.Fatalf("estimate --by --json %s: no groups", c.input)
 		}
 		for _, s := range est.Segments {
 			if s.Summary.Tested != c.tested {

@@ -75,7 +75,7 @@ type Options struct {
 	// unknown, as for standard input).
 	Progress func(done, total int64)
 	// By names a categorical column (a payment method, a region) whose
-	// value EachBy delivers beside each item, for a fit per segment;
+	// value EachBy delivers beside each item, for a fit per group;
 	// Each and EachWeighted ignore it. Case-insensitive like the others;
 	// at most MaxByValues distinct values.
 	By string

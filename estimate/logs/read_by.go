@@ -32,10 +32,10 @@ func EachBy(paths []string, opt Options, fn func(it estimate.Item, w float64, se
 // error wrapped, as EachContext does.
 func EachByContext(ctx context.Context, paths []string, opt Options, fn func(it estimate.Item, w float64, seg int, value string)) (Stats, error) {
 	if opt.By == "" {
-		return Stats{}, errors.New("EachBy needs Options.By, the column to segment by")
+		return Stats{}, errors.New("EachBy needs Options.By, the column to group by")
 	}
 	if opt.Histogram {
-		return Stats{}, errors.New("a histogram has no segment column: give the raw log to segment by " + opt.By)
+		return Stats{}, errors.New("a histogram has no group column: give the raw log to group by " + opt.By)
 	}
 	var r *reader
 	r, err := newReader(opt, func(it estimate.Item, w float64) { fn(it, w, r.seg, r.stats.Values[r.seg]) })
@@ -73,7 +73,7 @@ func (t *segTable) id(s []byte) (int32, bool) {
 	return id, true
 }
 
-// segOf sets the row's segment from the text of its By field: through
+// segOf sets the row's group from the text of its By field: through
 // the worker's own cache, then the shared table.
 func (c *rowConv) segOf(s []byte, b *batch, line int) bool {
 	s = trim(s)
@@ -85,7 +85,7 @@ func (c *rowConv) segOf(s []byte, b *batch, line int) bool {
 	if !ok {
 		if b.err == nil { // not skippable: the column is not categorical
 			b.err = &RowError{File: c.l.file, Line: line, Col: c.l.by + 1, Column: c.l.name(c.l.by),
-				Msg: fmt.Sprintf("more than %d distinct values: segment by a categorical column (a payment method, a region), not an identifier", MaxByValues)}
+				Msg: fmt.Sprintf("more than %d distinct values: group by a categorical column (a payment method, a region), not an identifier", MaxByValues)}
 		}
 		return false
 	}

@@ -151,7 +151,7 @@ func sketchColumnWriters(rows []estimate.SketchRow, segmented bool) []func(file.
 	}
 	var cols []func(file.ColumnChunkWriter) error
 	if segmented {
-		cols = append(cols, strs(func(r *estimate.SketchRow) string { return r.Segment }))
+		cols = append(cols, strs(func(r *estimate.SketchRow) string { return r.Group }))
 	}
 	return append(cols, strs(func(r *estimate.SketchRow) string { return r.Part }), strs(func(r *estimate.SketchRow) string { return r.Kind }), bins,
 		doubles(func(r *estimate.SketchRow) float64 { return r.Age }), doubles(func(r *estimate.SketchRow) float64 { return r.Weight }),

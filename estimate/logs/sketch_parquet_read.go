@@ -76,7 +76,7 @@ func sketchOfMeta(kv metadata.KeyValueMetadata) (*estimate.Sketch, error) {
 	}
 	var s *estimate.Sketch
 	if by := kv.FindValue(pqByKey); by != nil {
-		s, err = estimate.NewSegmentedSketch(*by, holdout, seed)
+		s, err = estimate.NewGroupedSketch(*by, holdout, seed)
 	} else {
 		s, err = estimate.NewSketch(holdout, seed)
 	}
@@ -177,7 +177,7 @@ func readSketchGroup(rg *file.RowGroupReader, idx []int, s *estimate.Sketch, row
 		r := estimate.SketchRow{Part: string(strs[o][i]), Kind: string(strs[o+1][i]), Bin: int(bins[i]),
 			Age: nums[0][i], Weight: nums[1][i], Sum: nums[2][i], Mixed: mixed[i] == 1}
 		if o == 1 {
-			r.Segment = string(strs[0][i])
+			r.Group = string(strs[0][i])
 		}
 		if bins[i] != int64(r.Bin) {
 			r.Bin = -1 // out of int's range: AddRow says so

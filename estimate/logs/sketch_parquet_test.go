@@ -25,7 +25,7 @@ func sketchesOf(t *testing.T, dir string) (plain, byMethod *estimate.Sketch) {
 		t.Fatal(err)
 	}
 	plain, _ = estimate.NewSketch(0.3, 5)
-	byMethod, _ = estimate.NewSegmentedSketch("method", 0.3, 5)
+	byMethod, _ = estimate.NewGroupedSketch("method", 0.3, 5)
 	_, err := logs.EachBy([]string{log}, logs.Options{By: "method"}, func(it estimate.Item, w float64, _ int, v string) {
 		plain.Add(it, w)
 		if err := byMethod.AddBy(v, it, w); err != nil {

@@ -53,7 +53,7 @@ func readGroups(ctx context.Context, paths []string, opt Options) (*Input, error
 			in.setSamples() // the whole, as Read without the column gives it
 			// The values' parts are the groups now: memory keeps their
 			// samples, not a sketch of every value.
-			p.sk.DropSegments()
+			p.sk.DropGroups()
 			return in, nil
 		}
 	}
@@ -155,7 +155,7 @@ func groupSketchNote(sk *estimate.Sketch, paths []string, opt Options) string {
 		n.Signals = n.Signals && wholeParts(sk).hasSignals()
 		n.Batches = n.Batches && sk.SamplePeriodicity(estimate.PeriodOptions{}) != nil
 	}
-	why := names(paths) + " is a segmented sketch, whose values keep no item sample"
+	why := names(paths) + " is a grouped sketch, whose values keep no item sample"
 	return n.unsought(why, "fit the log itself to look for them in each value")
 }
 
@@ -166,11 +166,11 @@ func groupSketchNote(sk *estimate.Sketch, paths []string, opt Options) string {
 // the column has more values than such a sketch keeps (the caller then
 // reads the items).
 func (in *Input) groupPass(ctx context.Context, paths []string, opt Options) (*pass, bool, error) {
-	sk, err := estimate.NewSegmentedSketch(opt.Log.By, opt.Holdout, opt.Seed)
+	sk, err := estimate.NewGroupedSketch(opt.Log.By, opt.Holdout, opt.Seed)
 	if err != nil {
 		return &pass{}, false, err
 	}
-	sk.Sample, sk.SegmentSample = opt.passSample(), opt.passSample()
+	sk.Sample, sk.GroupSample = opt.passSample(), opt.passSample()
 	p := &pass{sk: sk}
 	var full error
 	err = in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, _ int, v string) {
@@ -192,11 +192,11 @@ func (in *Input) groupPass(ctx context.Context, paths []string, opt Options) (*p
 // groupSketch reads raw logs into a sketch per value of opt.Log.By, with
 // item samples of SampleRows rows a part (of all values together).
 func groupSketch(ctx context.Context, paths []string, opt Options) (*Input, error) {
-	s, err := estimate.NewSegmentedSketch(opt.Log.By, opt.Holdout, opt.Seed)
+	s, err := estimate.NewGroupedSketch(opt.Log.By, opt.Holdout, opt.Seed)
 	if err != nil {
 		return nil, err
 	}
-	s.Sample, s.SegmentSample = opt.SampleRows, 0 // a sketch file keeps no value's sample
+	s.Sample, s.GroupSample = opt.SampleRows, 0 // a sketch file keeps no value's sample
 	in := &Input{Sketch: s, FromLog: true}
 	var full error
 	err = in.eachBy(ctx, paths, opt, func(it estimate.Item, w float64, _ int, v string) {
@@ -216,7 +216,7 @@ func groupSketch(ctx context.Context, paths []string, opt Options) (*Input, erro
 // part, unsplit.
 func sketchGroups(s *estimate.Sketch, sampled bool) []fit.Group {
 	var groups []fit.Group
-	for _, g := range s.Segments {
+	for _, g := range s.Groups {
 		ps := valueParts(s, g)
 		seg := fit.Group{Value: g.Value}
 		if s.Holdout > 0 {
@@ -234,7 +234,7 @@ func sketchGroups(s *estimate.Sketch, sampled bool) []fit.Group {
 // together, one sample a value.
 func mergedGroups(s *estimate.Sketch) []fit.Group {
 	var groups []fit.Group
-	for _, g := range s.Segments {
+	for _, g := range s.Groups {
 		var whole estimate.SketchPart
 		whole.Merge(&g.Fit)
 		whole.Merge(&g.HeldOut)

@@ -37,7 +37,7 @@ type Options struct {
 	// Sketch asks for the sketch alone (Input.Sketch, no samples), to be
 	// written: with SampleRows rows of item sample a part whatever Needs
 	// says (SampleRows 0: none); with Log.By one sketch per value (at
-	// most estimate.MaxSketchSegments values, a *GroupsError beyond).
+	// most estimate.MaxSketchGroups values, a *GroupsError beyond).
 	// Sketch files are merged, keeping their groups.
 	Sketch bool
 	// Stream, when set, is handed the items of raw logs in runs on

@@ -22,9 +22,9 @@ type parts struct {
 // wholeParts are sketch s's parts, of all values together.
 func wholeParts(s *estimate.Sketch) parts { return parts{s, &s.Fit, &s.HeldOut, s.Sample} }
 
-// valueParts are the parts of value g of segmented sketch s.
-func valueParts(s *estimate.Sketch, g *estimate.SketchSegment) parts {
-	return parts{s, &g.Fit, &g.HeldOut, s.SegmentSample}
+// valueParts are the parts of value g of grouped sketch s.
+func valueParts(s *estimate.Sketch, g *estimate.SketchGroup) parts {
+	return parts{s, &g.Fit, &g.HeldOut, s.GroupSample}
 }
 
 // sample is part p as a sample: its bins, or with sampled its item

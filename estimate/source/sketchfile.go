@@ -101,7 +101,7 @@ func mergeSketches(paths []string, check func(name string, s *estimate.Sketch) e
 func readSketches(paths []string, opt Options, keep bool) (*estimate.Sketch, []string, error) {
 	check := func(_ string, s *estimate.Sketch) error {
 		if !keep {
-			s.DropSegments()
+			s.DropGroups()
 		}
 		return nil
 	}

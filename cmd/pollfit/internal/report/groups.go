@@ -7,7 +7,7 @@ import (
 	"github.com/pollfit/pollfit/fit"
 )
 
-// AddSegments puts the study s of a log split by the column by into r:
+// AddGroups puts the study s of a log split by the column by into r:
 // the summary's table (SummariseSegments) and, after the pictures of the
 // whole log, each value's own pictures, drawn from the value's own study
 // as they are for the whole log (density, survival, hazard, lags, items
@@ -16,8 +16,8 @@ import (
 // the one schedule has no study of its own and no pictures; a sentence
 // of the summary's table says so. Each value's density caveats join r's
 // warnings, named by the value.
-func AddSegments(r *Report, by string, s *fit.GroupStudy) {
-	r.Summary.Segments = SummariseSegments(by, s)
+func AddGroups(r *Report, by string, s *fit.GroupStudy) {
+	r.Summary.Segments = SummariseGroups(by, s)
 	for i, f := range s.Groups {
 		if f.Fallback || f.Study == nil || f.Study.FitOn == nil || f.Study.HeldOut == nil {
 			continue

@@ -34,7 +34,7 @@ type Summary struct {
 	// Segments is, with --by, the schedule to ship for each value of the
 	// column beside the one schedule (SummariseSegments), shown after
 	// the whole log's; nil without --by.
-	Segments *SegmentTable
+	Segments *GroupTable
 }
 
 // SummaryRow is one schedule of the summary's table.

@@ -32,7 +32,7 @@ func jsFunctions(tmpl string) (string, error) {
 }
 
 // jsSegmentText is the text that differs between the JS and the TS of
-// a schedule per segment: scheduleAPI's head, the wrapping of each
+// a schedule per group: scheduleAPI's head, the wrapping of each
 // value's schedule, the types and segments' and scheduleFor's heads.
 type jsSegmentText struct {
 	param, lit, closing, types, segments, scheduleFor string
@@ -61,7 +61,7 @@ var (
 // scheduleAPI, which makes the module's API over any schedule, segments
 // (by, values: one API per value, fallback: the module's own) and
 // scheduleFor(value), the value's API or the fallback's.
-func jsSegments(w io.Writer, s Segments, opt JSOptions, ts bool) error {
+func jsSegments(w io.Writer, s Groups, opt JSOptions, ts bool) error {
 	var b bytes.Buffer
 	t, text, format, x := jsTemplate, jsTemplateText, "js", jsSegmentJS
 	if ts {

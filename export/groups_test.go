@@ -15,8 +15,8 @@ import (
 )
 
 // testSegments are the seeds as segments, with values that need quoting.
-func testSegments(t *testing.T) Segments {
-	s := Segments{By: "method", Fallback: mustParse(t, seeds[0].dsl)}
+func testSegments(t *testing.T) Groups {
+	s := Groups{By: "method", Fallback: mustParse(t, seeds[0].dsl)}
 	for i, sd := range seeds[1:6] {
 		s.Values = append(s.Values, []string{"wallet", "bank transfer", "", "a:b", `q"x`}[i])
 		s.Schedules = append(s.Schedules, mustParse(t, sd.dsl))
@@ -30,7 +30,7 @@ func testSegments(t *testing.T) Segments {
 func TestSegmentsDSL(t *testing.T) {
 	s := testSegments(t)
 	var b bytes.Buffer
-	if err := WriteSegments(&b, "dsl", s, &Meta{Source: "mixed.csv"}, GoOptions{}); err != nil {
+	if err := WriteGroups(&b, "dsl", s, &Meta{Source: "mixed.csv"}, GoOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var lines []string
@@ -70,7 +70,7 @@ func TestSegmentsDSL(t *testing.T) {
 func TestSegmentsJSON(t *testing.T) {
 	s := testSegments(t)
 	var b bytes.Buffer
-	if err := WriteSegments(&b, "json", s, nil, GoOptions{}); err != nil {
+	if err := WriteGroups(&b, "json", s, nil, GoOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -130,7 +130,7 @@ func TestGeneratedGoSegments(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "go.mod"), []byte("module gentest\n\ngo 1.18\n"))
 	var src bytes.Buffer
-	if err := WriteSegments(&src, "go", s, &Meta{Source: "mixed.csv"}, GoOptions{}); err != nil {
+	if err := WriteGroups(&src, "go", s, &Meta{Source: "mixed.csv"}, GoOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	checkImports(t, "segments", src.Bytes())
@@ -166,12 +166,12 @@ func TestGeneratedGoSegments(t *testing.T) {
 // use.
 func TestSegmentsRefused(t *testing.T) {
 	s := testSegments(t)
-	if err := WriteSegments(&bytes.Buffer{}, "asks", s, nil, GoOptions{}); err == nil || !strings.Contains(err.Error(), "json") {
+	if err := WriteGroups(&bytes.Buffer{}, "asks", s, nil, GoOptions{}); err == nil || !strings.Contains(err.Error(), "json") {
 		t.Errorf("asks: %v, want an error naming json", err)
 	}
 	s.Values = append(s.Values, "wallet")
 	s.Schedules = append(s.Schedules, s.Fallback)
-	if err := WriteSegments(&bytes.Buffer{}, "dsl", s, nil, GoOptions{}); err == nil {
+	if err := WriteGroups(&bytes.Buffer{}, "dsl", s, nil, GoOptions{}); err == nil {
 		t.Error("a value given twice: no error")
 	}
 }
@@ -200,7 +200,7 @@ for (const v of [VALUES]) {
 // without aligned asks (the walk is then age-based), and the values the
 // program asks for, with one not fitted and one that is an Object
 // property.
-func jsSegmentCase(t *testing.T) (Segments, []string) {
+func jsSegmentCase(t *testing.T) (Groups, []string) {
 	s := testSegments(t)
 	for i := range s.Schedules {
 		if len(s.Schedules[i].Aligned) > 0 {
@@ -224,7 +224,7 @@ func jsSegmentsMain(module string, values []string) []byte {
 // checkJSSegments checks the program's lines against the schedule
 // package: each value's asks and BackOff walk, the fallback's for a
 // value not fitted.
-func checkJSSegments(t *testing.T, s Segments, values []string, output []byte) {
+func checkJSSegments(t *testing.T, s Groups, values []string, output []byte) {
 	t.Helper()
 	out := strings.Split(strings.TrimSpace(string(output)), "\n")
 	if len(out) != len(values) {
@@ -262,7 +262,7 @@ func TestGeneratedJSSegments(t *testing.T) {
 	s, values := jsSegmentCase(t)
 	dir := t.TempDir()
 	var src bytes.Buffer
-	if err := WriteSegments(&src, "js", s, nil, GoOptions{}); err != nil {
+	if err := WriteGroups(&src, "js", s, nil, GoOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(dir, "poll.mjs"), src.Bytes())
@@ -297,7 +297,7 @@ func checkGeneratedTSSegments(t *testing.T, node, tsc string) {
 	s, values := jsSegmentCase(t)
 	dir := t.TempDir()
 	var src bytes.Buffer
-	if err := WriteSegments(&src, "ts", s, nil, GoOptions{}); err != nil {
+	if err := WriteGroups(&src, "ts", s, nil, GoOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(dir, "poll.ts"), src.Bytes())

@@ -39,7 +39,7 @@ func kotlinFunctions(u kotlinUnit) (string, error) {
 // schedule, whose companion holds by, values (a map from value to
 // schedule), fallback and scheduleFor(value), which returns the
 // fallback for a value not in values.
-func kotlinSegments(w io.Writer, s Segments, opt KotlinOptions) error {
+func kotlinSegments(w io.Writer, s Groups, opt KotlinOptions) error {
 	obj := or(opt.Object, "Poll")
 	cls := obj + "Schedule"
 	if slices.Contains(kotlinSegmentsTaken, obj) || slices.Contains(kotlinTaken, cls) {
@@ -83,7 +83,7 @@ func kotlinSegments(w io.Writer, s Segments, opt KotlinOptions) error {
 // fallback or a segment is finer than a millisecond, so that the object
 // and the class have one API. A schedule finer than a microsecond is
 // refused, naming its segment.
-func segmentsUnit(s Segments) (kotlinUnit, error) {
+func segmentsUnit(s Groups) (kotlinUnit, error) {
 	u, err := exactUnit("Kotlin", schedule.Canonical(s.Fallback))
 	if err != nil {
 		return kotlinUnit{}, fmt.Errorf("%w (the fallback)", err)
@@ -100,7 +100,7 @@ func segmentsUnit(s Segments) (kotlinUnit, error) {
 
 // writeKotlinSegmentMap writes the companion's segments(), which fills
 // the map in functions of kotlinSegmentsChunk values each.
-func writeKotlinSegmentMap(b *bytes.Buffer, cls string, s Segments, ctors []string) {
+func writeKotlinSegmentMap(b *bytes.Buffer, cls string, s Groups, ctors []string) {
 	n := (len(ctors) + kotlinSegmentsChunk - 1) / kotlinSegmentsChunk
 	fmt.Fprintf(b, "\n        private fun segments(): Map<String, %s> {\n            val m = LinkedHashMap<String, %s>()\n", cls, cls)
 	for k := range n {

@@ -7,16 +7,16 @@ import (
 	"github.com/pollfit/pollfit/fit"
 )
 
-// frontierSegments is pollfit frontier --by: the frontier of each value
+// frontierGroups is pollfit frontier --by: the frontier of each value
 // of the column on its own items, through fit's pipeline (its own
 // hold-out split, give-up age and stuck cap), read and fitted as fit
 // --by reads and fits each: a value's row at a budget is fit --by's
 // schedule for it at that budget.
-func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.StudyOptions, needs source.Needs, budgets []float64, asJSON bool) error {
+func frontierGroups(e *env, rf *readFlags, by string, args []string, opt fit.StudyOptions, needs source.Needs, budgets []float64, asJSON bool) error {
 	if len(args) == 0 {
 		return usagef("frontier: give LOG files to split --by %s", by)
 	}
-	in, err := rf.readSegments(e, args, "frontier", by, needs, opt)
+	in, err := rf.readGroups(e, args, "frontier", by, needs, opt)
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 	for i, s := range segs {
 		pts, base, err := fit.StudyFrontier(e.context(), s.Sample, s.HeldOut, nil, opt, budgets)
 		if err != nil {
-			return fmt.Errorf("frontier: %s %s: %v", by, segmentName(s.Value), err)
+			return fmt.Errorf("frontier: %s %s: %v", by, groupName(s.Value), err)
 		}
 		sh := s.Total() / float64(st.Items)
 		if asJSON {
@@ -45,7 +45,7 @@ func frontierSegments(e *env, rf *readFlags, by string, args []string, opt fit.S
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
-		fmt.Fprintf(e.stdout, "%s %s (%s of items):\n", by, segmentName(s.Value), share(sh))
+		fmt.Fprintf(e.stdout, "%s %s (%s of items):\n", by, groupName(s.Value), share(sh))
 		writeFrontierText(e.stdout, pts, base, opt.Clauses)
 	}
 	if !asJSON {

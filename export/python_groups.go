@@ -12,12 +12,12 @@ import (
 // next, asks, end, BackOff(schedule), tenacity_wait(schedule), ...),
 // BY, the column, and schedule_for(value), the value's Schedule or
 // SCHEDULE, the fallback's.
-func pythonSegments(w io.Writer, s Segments, opt PythonOptions) error {
+func pythonSegments(w io.Writer, s Groups, opt PythonOptions) error {
 	return writePython(w, schedule.Canonical(s.Fallback), opt, pythonSegmentsData(s))
 }
 
 // pythonSegmentsData is the data part of the segmented module.
-func pythonSegmentsData(s Segments) string {
+func pythonSegmentsData(s Groups) string {
 	fb := schedule.Canonical(s.Fallback)
 	var b strings.Builder
 	b.WriteString("SCHEDULE = " + pyScheduleLit(fb, "") + "\n")

@@ -11,9 +11,9 @@ import (
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// Segments are one schedule per value of a categorical column (pollfit
+// Groups are one schedule per value of a categorical column (pollfit
 // fit --by), with the schedule for values not among them.
-type Segments struct {
+type Groups struct {
 	// By names the column, for example "method".
 	By string
 	// Values and Schedules are parallel: Schedules[i] is for Values[i].
@@ -24,18 +24,18 @@ type Segments struct {
 	Fallback *schedule.Schedule
 }
 
-func (s Segments) check() error {
+func (s Groups) check() error {
 	if len(s.Values) != len(s.Schedules) || s.Fallback == nil {
-		return errors.New("export: segments need one schedule per value and a fallback")
+		return errors.New("export: groups need one schedule per value and a fallback")
 	}
 	seen := map[string]bool{}
 	for i, v := range s.Values {
 		if seen[v] {
-			return fmt.Errorf("export: segment value %q given twice", v)
+			return fmt.Errorf("export: group value %q given twice", v)
 		}
 		seen[v] = true
 		if err := s.Schedules[i].Validate(); err != nil {
-			return fmt.Errorf("export: segment %q: %w", v, err)
+			return fmt.Errorf("export: group %q: %w", v, err)
 		}
 	}
 	if err := s.Fallback.Validate(); err != nil {
@@ -44,31 +44,31 @@ func (s Segments) check() error {
 	return nil
 }
 
-// WriteSegments is Write for a schedule per segment: "dsl" writes one
+// WriteGroups is Write for a schedule per group: "dsl" writes one
 // line per value, VALUE: SCHEDULE (the value Go-quoted when it is empty,
 // "*", or holds a colon, a quote, '#', spaces or control characters),
 // then "*: FALLBACK"; "json" a document mapping each value to a version 1
 // schedule document, with the fallback; "go" a map from value to
 // schedule with a For(value) method that returns the fallback for a value
-// not in it; "js" and "ts" the module of the fallback with segments (one
+// not in it; "js" and "ts" the module of the fallback with groups (one
 // API per value: schedule, next, asks, BackOff, ...) and scheduleFor(value);
 // "kotlin" the object of the fallback and a class of the same API over
 // any schedule, whose companion holds values (a map from value to
 // schedule), fallback and scheduleFor(value) (goOpt's Package and Var
 // name the package and the object); "python" the module of the fallback
 // with SEGMENTS (a dict from value to Schedule, the module's API over
-// it) and schedule_for(value). "asks" has no segmented form.
-func WriteSegments(w io.Writer, format string, s Segments, meta *Meta, goOpt GoOptions) error {
+// it) and schedule_for(value). "asks" has no grouped form.
+func WriteGroups(w io.Writer, format string, s Groups, meta *Meta, goOpt GoOptions) error {
 	if err := s.check(); err != nil {
 		return err
 	}
 	if goOpt.Explore.On() {
-		return fmt.Errorf("export: exploring is written for one schedule, not a schedule per segment: export each segment's schedule with its own --explore")
+		return fmt.Errorf("export: exploring is written for one schedule, not a schedule per group: export each group's schedule with its own --explore")
 	}
 	return writeGroups(w, format, s, meta, goOpt)
 }
 
-// DSLValue is a segment value as segmentsDSL writes it.
+// DSLValue is a group value as segmentsDSL writes it.
 func DSLValue(v string) string {
 	if v == "" || v == "*" || strings.ContainsAny(v, ":\"#\t ") || strconv.Quote(v) != `"`+v+`"` {
 		return strconv.Quote(v)
@@ -76,7 +76,7 @@ func DSLValue(v string) string {
 	return v
 }
 
-func segmentsDSL(w io.Writer, s Segments, meta *Meta) error {
+func segmentsDSL(w io.Writer, s Groups, meta *Meta) error {
 	var b strings.Builder
 	for _, l := range meta.lines() {
 		b.WriteString(strings.TrimRight("# "+l, " ") + "\n")
@@ -101,7 +101,7 @@ type segmentsDoc struct {
 	Meta     *Meta                `json:"meta,omitempty"`
 }
 
-func segmentsJSON(w io.Writer, s Segments, meta *Meta) error {
+func segmentsJSON(w io.Writer, s Groups, meta *Meta) error {
 	if err := meta.check(); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -123,7 +123,7 @@ type goSeg struct{ Key, DSL, Lit string }
 // goSegments writes s as Go: the types of Go, a SegmentsType (Segments,
 // or TypeSegments for another Type) holding a map from value to schedule
 // and the Fallback, and its For(value) method.
-func goSegments(w io.Writer, s Segments, opt GoOptions) error {
+func goSegments(w io.Writer, s Groups, opt GoOptions) error {
 	d, err := goDataFor(schedule.Canonical(s.Fallback), opt)
 	if err != nil {
 		return err

@@ -12,11 +12,11 @@ func segValue(k int) string {
 	return []string{"wallet", "card", `a "quoted", value`, ""}[k*7%11%4]
 }
 
-// A segmented sketch's segment is the sketch of that value's rows alone,
+// A grouped sketch's group is the sketch of that value's rows alone,
 // and the whole is the sketch of all rows: the split ignores the value.
-func TestSegmentedSketch(t *testing.T) {
+func TestGroupedSketch(t *testing.T) {
 	items := sketchItems(6000, 5)
-	s, err := NewSegmentedSketch("method", 0.3, 7)
+	s, err := NewGroupedSketch("method", 0.3, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +32,12 @@ func TestSegmentedSketch(t *testing.T) {
 		t.Fatalf("values %q, want the 4 of %q", s.Values(), want)
 	}
 	for v, its := range byValue {
-		alone, seg := mustSketch(t, its, 0.3, 7), s.Segment(v)
+		alone, seg := mustSketch(t, its, 0.3, 7), s.Group(v)
 		sameSketch(t, alone, seg)
 		sameSample(t, v, alone, seg)
 	}
-	small, _ := NewSegmentedSketch("method", 0.3, 7)
-	small.SegmentSample = 100 // fewer than any value's rows: each sample is the least 100 by hash
+	small, _ := NewGroupedSketch("method", 0.3, 7)
+	small.GroupSample = 100 // fewer than any value's rows: each sample is the least 100 by hash
 	for k, it := range items {
 		small.AddBy(segValue(k), it, 1)
 	}
@@ -46,23 +46,23 @@ func TestSegmentedSketch(t *testing.T) {
 		for _, it := range its {
 			alone.Add(it, 1)
 		}
-		sameSample(t, v, alone, small.Segment(v))
+		sameSample(t, v, alone, small.Group(v))
 	}
 	whole := *s
-	whole.DropSegments()
+	whole.DropGroups()
 	sameSketch(t, mustSketch(t, items, 0.3, 7), &whole)
-	if s.Segment("bank") != nil {
-		t.Error("a value never added has a segment")
+	if s.Group("bank") != nil {
+		t.Error("a value never added has a group")
 	}
 }
 
-// A segmented sketch writes and reads back the same; two halves merge
+// A grouped sketch writes and reads back the same; two halves merge
 // into the whole, value by value.
-func TestSegmentedSketchFileAndMerge(t *testing.T) {
+func TestGroupedSketchFileAndMerge(t *testing.T) {
 	items := sketchItems(4000, 9)
-	all, _ := NewSegmentedSketch("pay method", 0.3, 2)
-	a, _ := NewSegmentedSketch("pay method", 0.3, 2)
-	b, _ := NewSegmentedSketch("pay method", 0.3, 2)
+	all, _ := NewGroupedSketch("pay method", 0.3, 2)
+	a, _ := NewGroupedSketch("pay method", 0.3, 2)
+	b, _ := NewGroupedSketch("pay method", 0.3, 2)
 	for k, it := range items {
 		all.AddBy(segValue(k), it, 1)
 		half := a
@@ -91,18 +91,18 @@ func TestSegmentedSketchFileAndMerge(t *testing.T) {
 	sameSketch(t, all, back)
 	sameSketch(t, all, a)
 	for _, v := range all.Values() {
-		sameSketch(t, all.Segment(v), back.Segment(v))
-		sameSketch(t, all.Segment(v), a.Segment(v))
+		sameSketch(t, all.Group(v), back.Group(v))
+		sameSketch(t, all.Group(v), a.Group(v))
 	}
 	plain := mustSketch(t, items, 0.3, 2)
-	if err := a.Merge(plain); err == nil || !strings.Contains(err.Error(), `merge a sketch without segments into one by "pay method"`) {
-		t.Errorf("merging a sketch without segments: %v", err)
+	if err := a.Merge(plain); err == nil || !strings.Contains(err.Error(), `merge a sketch without groups into one by "pay method"`) {
+		t.Errorf("merging a sketch without groups: %v", err)
 	}
 }
 
-// Version 1 files still read; a segmented file's errors name the line
+// Version 1 files still read; a grouped file's errors name the line
 // and column, counting the segment column.
-func TestSegmentedSketchErrors(t *testing.T) {
+func TestGroupedSketchErrors(t *testing.T) {
 	v1 := "# pollfit sketch v1 holdout=0.3 seed=1\n" + sketchHeader + "\nfit,settled,30001,1,2,2,0\n"
 	s, err := ReadSketch(strings.NewReader(v1), "old.csv")
 	if err != nil || s.Fit.Items != 2 || s.By != "" {
@@ -116,7 +116,7 @@ func TestSegmentedSketchErrors(t *testing.T) {
 		{head + `"card,fit,settled,30001,1,1,1,0` + "\n", "s.csv:3:1: column segment: "},
 		{head + "fit,settled,30001,1,1,1,0\n", "s.csv:3: 7 fields, want 8"},
 		{"# pollfit sketch v2 holdout=0.3 seed=1 by=method\n" + sketchHeader + "\n", "s.csv:2: want the header \"segment,part"},
-		{"# pollfit sketch v1 holdout=0.3 seed=1 by=method\n", "a version 1 sketch has no segments"},
+		{"# pollfit sketch v1 holdout=0.3 seed=1 by=method\n", "a version 1 sketch has no groups"},
 		{sqlSegHeader + "\ncard,fit,settled,30001,1,1,1,0,0.3,1,method\nbank,fit,settled,30001,1,1,1,0,0.3,1,region\n", "s.csv:3:9: split 0.3,1,region differs from the first row's (0.3,1,method)"},
 	} {
 		_, err := ReadSketch(strings.NewReader(c.in), "s.csv")
@@ -124,8 +124,8 @@ func TestSegmentedSketchErrors(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
 		}
 	}
-	big, _ := NewSegmentedSketch("id", 0, 1)
-	for k := range MaxSketchSegments {
+	big, _ := NewGroupedSketch("id", 0, 1)
+	for k := range MaxSketchGroups {
 		big.AddBy(strings.Repeat("x", k+1), Item{Age: 1, Status: Settled}, 1)
 	}
 	if err := big.AddBy("new", Item{Age: 1, Status: Settled}, 1); err == nil || !strings.Contains(err.Error(), "more than 64 values of id") {
@@ -133,9 +133,9 @@ func TestSegmentedSketchErrors(t *testing.T) {
 	}
 }
 
-// A SQL engine's segmented export reads as pollfit's segmented sketch.
-func TestReadSQLSegmentedSketch(t *testing.T) {
-	s, _ := NewSegmentedSketch("method", 0.3, 4)
+// A SQL engine's grouped export reads as pollfit's grouped sketch.
+func TestReadSQLGroupedSketch(t *testing.T) {
+	s, _ := NewGroupedSketch("method", 0.3, 4)
 	s.Sample = 0 // a SQL engine's sketch has no item sample
 	for k, it := range sketchItems(3000, 6) {
 		s.AddBy(segValue(k), it, 1)
@@ -149,7 +149,7 @@ func TestReadSQLSegmentedSketch(t *testing.T) {
 		out += l + ",0.3,4,method\r\n"
 	}
 	if !IsSketch([]byte(out[:20])) {
-		t.Fatal("a segmented SQL sketch is not recognised by its first 20 bytes")
+		t.Fatal("a grouped SQL sketch is not recognised by its first 20 bytes")
 	}
 	got, err := ReadSketch(strings.NewReader(out), "q.csv")
 	if err != nil {
@@ -160,7 +160,7 @@ func TestReadSQLSegmentedSketch(t *testing.T) {
 	}
 	sameSketch(t, s, got)
 	for _, v := range s.Values() {
-		sameSketch(t, s.Segment(v), got.Segment(v))
+		sameSketch(t, s.Group(v), got.Group(v))
 	}
 }
 

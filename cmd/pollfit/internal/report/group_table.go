@@ -12,7 +12,7 @@ import (
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// SegmentTable is pollfit fit --by's table in the summary: for each
+// GroupTable is pollfit fit --by's table in the summary: for each
 // value of the column its share of the items, held-out lag (mean and
 // 95th percentile), requests per item, budget, stuck cost, missed share,
 // give-up age and the schedule to ship for it; then the totals and the
@@ -20,7 +20,7 @@ import (
 // segmenting sentence. Every figure is the segments study's, never
 // computed here, and each Fig key is "by." and its path in pollfit fit
 // --by COLUMN --json ("by.segments.0.metrics.lag_s.mean", "by.change").
-type SegmentTable struct {
+type GroupTable struct {
 	// By is the column.
 	By string
 	// Decisions are each value's decision (fit.GroupFit.Decision), the
@@ -30,15 +30,15 @@ type SegmentTable struct {
 	Lead Sentence
 	// Rows are one per value in the study's order, then the total and
 	// the one schedule.
-	Rows []SegmentRow
+	Rows []GroupRow
 	// Points are the footnote on values that follow the one schedule,
 	// the price the budget was shared at and the segmenting sentence.
 	Points []Sentence
 }
 
-// SegmentRow is one row of a SegmentTable. The total has no p95, give-up
+// GroupRow is one row of a SegmentTable. The total has no p95, give-up
 // age or schedule (each part "").
-type SegmentRow struct {
+type GroupRow struct {
 	// Name is the value as fit --by's table writes it ("*" after a value
 	// that follows the one schedule), "total" or "one schedule".
 	Name                                string
@@ -46,75 +46,75 @@ type SegmentRow struct {
 	Missed, GiveUp, Schedule            Part
 }
 
-// SummariseSegments is the summary's table of the study s of a log
+// SummariseGroups is the summary's table of the study s of a log
 // split by the column by. Its figures are read from the study's fit
 // --by --json (fitjson.NewSegments), by field; the words from s.
-func SummariseSegments(by string, s *fit.GroupStudy) *SegmentTable {
-	j := fitjson.NewSegments(by, s, nil)
+func SummariseGroups(by string, s *fit.GroupStudy) *GroupTable {
+	j := fitjson.NewGroups(by, s, nil)
 	f := figs{root: j, prefix: "by."}
-	t := &SegmentTable{By: by, Lead: segmentsLead(f, j)}
+	t := &GroupTable{By: by, Lead: groupsLead(f, j)}
 	fallback := false
-	for i := range j.Segments {
-		sg := &j.Segments[i]
+	for i := range j.Groups {
+		sg := &j.Groups[i]
 		t.Decisions = append(t.Decisions, decision(f, j.Decisions[i].Decision, &s.Groups[i].Decision))
 		name := export.DSLValue(sg.Value)
 		if sg.Fallback {
 			name, fallback = name+" *", true
 		}
-		row := segmentRow(f, name, &sg.Row, &sg.Schedule)
+		row := groupRow(f, name, &sg.Row, &sg.Schedule)
 		row.Share, row.Budget = f.at(&sg.Share, sg.Share, percent(sg.Share)), f.at(&sg.Budget, sg.Budget, num(sg.Budget))
 		t.Rows = append(t.Rows, row)
 	}
 	tot, b, spent := &j.Total, &j.Budget.RequestsPerItem, &j.Budget.Spent
-	t.Rows = append(t.Rows, SegmentRow{Name: "total", Share: plain(percent(1)), Lag: f.age(&tot.LagMean), Req: f.number(&tot.RequestsPerItem),
+	t.Rows = append(t.Rows, GroupRow{Name: "total", Share: plain(percent(1)), Lag: f.age(&tot.LagMean), Req: f.number(&tot.RequestsPerItem),
 		Budget: f.at(spent, *spent, num(*spent)), Stuck: f.num(&tot.Stuck, func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }),
 		Missed: f.num(&tot.MissedShare, percent)})
-	one := segmentRow(f, "one schedule", &j.Shared.Row, &j.Shared.Schedule)
+	one := groupRow(f, "one schedule", &j.Shared.Row, &j.Shared.Schedule)
 	one.Share, one.Budget = plain(percent(1)), f.at(b, *b, num(*b))
 	t.Rows = append(t.Rows, one)
 	if fallback {
-		t.Points = append(t.Points, Sentence{plain("* Fewer than "), f.at(&j.MinSegment, float64(j.MinSegment), strconv.Itoa(j.MinSegment)),
-			plain(" final answers to fit on (--min-segment): follows the one schedule.")})
+		t.Points = append(t.Points, Sentence{plain("* Fewer than "), f.at(&j.MinGroup, float64(j.MinGroup), strconv.Itoa(j.MinGroup)),
+			plain(" final answers to fit on (--min-group): follows the one schedule.")})
 	}
 	switch a := s.Allocation; {
 	case !s.PerGroup && a.Costs != nil && s.Unspent():
-		t.Points = append(t.Points, Sentence{plain("Budget not all given out: within its stuck cap, every segment's dearest fit spends less than its share; together they take "),
+		t.Points = append(t.Points, Sentence{plain("Budget not all given out: within its stuck cap, every value's dearest fit spends less than its share; together they take "),
 			f.at(spent, *spent, strconv.FormatFloat(*spent, 'f', 2, 64)), plain(" of the "), f.at(b, *b, num(*b)), plain(" requests per item (--stuck-asks to raise the caps).")})
 	case !s.PerGroup && a.Costs != nil:
 		t.Points = append(t.Points, Sentence{plain("Budget shared at one price: the last request per item buys "),
 			f.num(&j.Budget.Price, func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) + " s" }),
-			plain(" of lag per item in every segment above its cheapest fit (--budget-per-segment gives each the budget itself).")})
+			plain(" of lag per item in every value above its cheapest fit (--budget-per-group gives each the budget itself).")})
 	}
 	t.Points = append(t.Points, segmentingSentence(f, j, s))
 	return t
 }
 
-// segmentRow is the figures of the replayed row r and its schedule
+// groupRow is the figures of the replayed row r and its schedule
 // sched, in the document f reads.
-func segmentRow(f figs, name string, r *fitjson.Row, sched *string) SegmentRow {
+func groupRow(f figs, name string, r *fitjson.Row, sched *string) GroupRow {
 	give := plain("never")
 	if r.Horizon > 0 {
 		give = f.at(&r.Horizon, r.Horizon, schedule.FormatDuration(time.Duration(math.Round(r.Horizon*1e9))))
 	}
-	return SegmentRow{Name: name, Lag: f.age(&r.Lag.Mean), P95: f.age(&r.Lag.P95),
+	return GroupRow{Name: name, Lag: f.age(&r.Lag.Mean), P95: f.age(&r.Lag.P95),
 		Req: f.number(&r.RequestsPerItem), Stuck: f.num(&r.StuckAsks, count),
 		Missed: f.num(&r.MissedShare, percent), GiveUp: give, Schedule: f.code(sched)}
 }
 
-// segmentsLead says how the budget was given out.
-func segmentsLead(f figs, j *fitjson.Segments) Sentence {
+// groupsLead says how the budget was given out.
+func groupsLead(f figs, j *fitjson.Groups) Sentence {
 	lead := Sentence{plain("Or ship one schedule per value of " + j.By + ", ")}
 	b := &j.Budget.RequestsPerItem
 	fig := f.at(b, *b, strconv.FormatFloat(*b, 'g', 4, 64))
-	if j.Budget.PerSegment {
-		return append(lead, plain("each at "), fig, plain(" requests per item (--budget-per-segment):"))
+	if j.Budget.PerGroup {
+		return append(lead, plain("each at "), fig, plain(" requests per item (--budget-per-group):"))
 	}
 	return append(lead, fig, plain(" requests per item on average, shared where the next request buys the most lag:"))
 }
 
-// segmentingSentence compares the segments' schedules with the one
+// segmentingSentence compares the groups' schedules with the one
 // schedule, as fit --by's last line does.
-func segmentingSentence(f figs, j *fitjson.Segments, s *fit.GroupStudy) Sentence {
+func segmentingSentence(f figs, j *fitjson.Groups, s *fit.GroupStudy) Sentence {
 	// The changes as fit words them (the requests' too where the two
 	// spend apart), the way the comparison with a baseline shows its own.
 	chp := plain(s.Changes()) // not finite: "no comparable mean lag"

@@ -7,26 +7,26 @@ import (
 	"github.com/pollfit/pollfit/estimate/source"
 )
 
-// maxEstimateSegments is the most values estimate --by summarises: each
+// maxEstimateGroups is the most values estimate --by summarises: each
 // keeps an accumulator of up to 8 MB.
-const maxEstimateSegments = 64
+const maxEstimateGroups = 64
 
-// estimateSegmentJSON is one value's summary in estimate --by --json.
-type estimateSegmentJSON struct {
+// estimateGroupJSON is one value's summary in estimate --by --json.
+type estimateGroupJSON struct {
 	Value   string          `json:"value"`
 	Share   float64         `json:"share"`
 	Summary *estimateReport `json:"summary"`
 }
 
-// estimateSegments is pollfit estimate --by: one summary per value of
+// estimateGroups is pollfit estimate --by: one summary per value of
 // the column, read in one pass into an accumulator per value.
-func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []float64, atKeys []string, ages []float64, asJSON bool) error {
+func estimateGroups(e *env, rf *readFlags, by string, args []string, qs []float64, atKeys []string, ages []float64, asJSON bool) error {
 	var values []string
 	var accs []*estimate.Accumulator
 	so := source.Options{StreamBy: func(it estimate.Item, w float64, seg int, v string) {
 		if seg == len(accs) {
 			values = append(values, v)
-			if len(accs) == maxEstimateSegments {
+			if len(accs) == maxEstimateGroups {
 				return // said below
 			}
 			accs = append(accs, &estimate.Accumulator{})
@@ -41,25 +41,25 @@ func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []floa
 		return err
 	}
 	st := in.Stats
-	if len(values) > maxEstimateSegments {
-		return fmt.Errorf("estimate: --by %s: %d values; estimate summarises at most %d (fit and eval take up to 1000): pick a column with fewer values", by, len(values), maxEstimateSegments)
+	if len(values) > maxEstimateGroups {
+		return fmt.Errorf("estimate: --by %s: %d values; estimate summarises at most %d (fit and eval take up to 1000): pick a column with fewer values", by, len(values), maxEstimateGroups)
 	}
-	var out []estimateSegmentJSON
+	var out []estimateGroupJSON
 	for i, acc := range accs {
 		sum := summarize(acc, st, qs, atKeys, ages)
 		if !rf.quiet {
 			for _, w := range sum.warnings {
-				fmt.Fprintf(e.stderr, "pollfit: warning: %s %s: %s\n", by, segmentName(values[i]), w)
+				fmt.Fprintf(e.stderr, "pollfit: warning: %s %s: %s\n", by, groupName(values[i]), w)
 			}
 		}
 		if asJSON {
-			out = append(out, estimateSegmentJSON{Value: values[i], Share: acc.Items / float64(st.Items), Summary: &sum.report})
+			out = append(out, estimateGroupJSON{Value: values[i], Share: acc.Items / float64(st.Items), Summary: &sum.report})
 			continue
 		}
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
-		fmt.Fprintf(e.stdout, "%s %s (%s of items):\n", by, segmentName(values[i]), share(acc.Items/float64(st.Items)))
+		fmt.Fprintf(e.stdout, "%s %s (%s of items):\n", by, groupName(values[i]), share(acc.Items/float64(st.Items)))
 		if err := sum.writeText(e.stdout); err != nil {
 			return err
 		}
@@ -68,7 +68,7 @@ func estimateSegments(e *env, rf *readFlags, by string, args []string, qs []floa
 		return nil
 	}
 	return writeJSON(e.stdout, struct {
-		By       string                `json:"by"`
-		Segments []estimateSegmentJSON `json:"segments"`
+		By       string              `json:"by"`
+		Segments []estimateGroupJSON `json:"segments"`
 	}{by, out})
 }

@@ -42,10 +42,10 @@ func segmentedLog(t *testing.T, dir string, n int) string {
 	return file
 }
 
-// ownSegmented is pollfit's sketch --by method of a log.
-func ownSegmented(t *testing.T, file string) *estimate.Sketch {
+// ownGrouped is pollfit's sketch --by method of a log.
+func ownGrouped(t *testing.T, file string) *estimate.Sketch {
 	t.Helper()
-	s, err := estimate.NewSegmentedSketch("method", holdout, seed)
+	s, err := estimate.NewGroupedSketch("method", holdout, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,9 +61,9 @@ func ownSegmented(t *testing.T, file string) *estimate.Sketch {
 	return s
 }
 
-// sameSegments checks an engine's segmented sketch against pollfit's:
+// sameGroups checks an engine's segmented sketch against pollfit's:
 // the same values, and each value's sketch bin for bin.
-func sameSegments(t *testing.T, engine string, own, got *estimate.Sketch) {
+func sameGroups(t *testing.T, engine string, own, got *estimate.Sketch) {
 	t.Helper()
 	if got.By != "method" {
 		t.Fatalf("%s: segmented by %q, want method", engine, got.By)
@@ -76,28 +76,28 @@ func sameSegments(t *testing.T, engine string, own, got *estimate.Sketch) {
 		t.Errorf("pollfit found values %q, want the 4 methods (padded ones trimmed), the empty value and one with a comma and quotes", a)
 	}
 	for _, v := range a {
-		sameSketch(t, engine+" "+v, own.Segment(v), got.Segment(v))
+		sameSketch(t, engine+" "+v, own.Group(v), got.Group(v))
 	}
 	mine, theirs := *own, *got
-	mine.DropSegments()
-	theirs.DropSegments()
+	mine.DropGroups()
+	theirs.DropGroups()
 	sameSketch(t, engine+" (all values)", &mine, &theirs)
 }
 
 // DuckDB's segmented sketch of a log is pollfit's sketch --by, value by
 // value.
-func TestDuckDBSegmentedSketch(t *testing.T) {
+func TestDuckDBGroupedSketch(t *testing.T) {
 	dir := t.TempDir()
 	file := segmentedLog(t, dir, 6000)
 	csv := duckDBExport(t, dir, file, query(t, "duckdb", "payments", "method"), "method")
-	sameSegments(t, "duckdb", ownSegmented(t, file), readExport(t, csv))
+	sameGroups(t, "duckdb", ownGrouped(t, file), readExport(t, csv))
 }
 
 // PostgreSQL's segmented sketch of a log is pollfit's sketch --by,
 // value by value.
-func TestPostgresSegmentedSketch(t *testing.T) {
+func TestPostgresGroupedSketch(t *testing.T) {
 	dir := t.TempDir()
 	file := segmentedLog(t, dir, 6000)
 	out := postgresExport(t, file, query(t, "postgres", "pollfit_payments", "method"), "method")
-	sameSegments(t, "postgres", ownSegmented(t, file), readExport(t, out))
+	sameGroups(t, "postgres", ownGrouped(t, file), readExport(t, out))
 }

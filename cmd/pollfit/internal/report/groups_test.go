@@ -10,10 +10,10 @@ import (
 	"github.com/pollfit/pollfit/fit"
 )
 
-// segmentStudy is a study of two values by hand: "<card>" with a
-// schedule of its own, "a b" under --min-segment, following the one
+// groupStudy is a study of two values by hand: "<card>" with a
+// schedule of its own, "a b" under --min-group, following the one
 // schedule.
-func segmentStudy(t *testing.T) *fit.GroupStudy {
+func groupStudy(t *testing.T) *fit.GroupStudy {
 	row := func(mean, p95, req float64, horizon time.Duration, stuck, missed float64) fit.Row {
 		return fit.Row{Metrics: fit.Metrics{Lag: fit.LagStats{Mean: mean, P95: p95}, RequestsPerItem: req, Horizon: horizon}, Stuck: stuck, MissedShare: missed}
 	}
@@ -34,7 +34,7 @@ func segmentStudy(t *testing.T) *fit.GroupStudy {
 // TestSummariseSegments: the table's cells and sentences, worked out by
 // hand from segmentStudy, and the value escaped in the page.
 func TestSummariseSegments(t *testing.T) {
-	tbl := SummariseSegments("method", segmentStudy(t))
+	tbl := SummariseGroups("method", groupStudy(t))
 	var cells []string
 	for _, r := range tbl.Rows {
 		c := []string{r.Name}
@@ -58,8 +58,8 @@ func TestSummariseSegments(t *testing.T) {
 	}
 	wantPoints := []string{
 		"Or ship one schedule per value of method, 8 requests per item on average, shared where the next request buys the most lag:",
-		"* Fewer than 200 final answers to fit on (--min-segment): follows the one schedule.",
-		"Budget shared at one price: the last request per item buys 0.0123 s of lag per item in every segment above its cheapest fit (--budget-per-segment gives each the budget itself).",
+		"* Fewer than 200 final answers to fit on (--min-group): follows the one schedule.",
+		"Budget shared at one price: the last request per item buys 0.0123 s of lag per item in every value above its cheapest fit (--budget-per-group gives each the budget itself).",
 		"Segmenting: 3.1% fewer requests and 25.0% less mean lag at the same budget (750ms against 1s for the one schedule, at 7.75 against 8.00 requests per item, on the same 400 held-out items).", // 7.75/8 − 1 = −3.125%
 	}
 	if !slices.Equal(points, wantPoints) {
@@ -84,29 +84,29 @@ func TestSummariseSegments(t *testing.T) {
 // sentence says the budget was not all given out, not that it was shared
 // at a price.
 func TestSummariseSegmentsUnspent(t *testing.T) {
-	s := segmentStudy(t)
+	s := groupStudy(t)
 	s.Groups[0].Budget, s.Allocation = 5, fit.Allocation{Costs: []float64{5}}
-	tbl := SummariseSegments("method", s)
+	tbl := SummariseGroups("method", s)
 	if got := tbl.Rows[2].Budget.Text; got != "7.62" && got != "7.63" {
 		t.Errorf("total budget %s, want 7.625", got)
 	}
-	want := "Budget not all given out: within its stuck cap, every segment's dearest fit spends less than its share; together they take 7.62 of the 8.00 requests per item (--stuck-asks to raise the caps)."
+	want := "Budget not all given out: within its stuck cap, every value's dearest fit spends less than its share; together they take 7.62 of the 8.00 requests per item (--stuck-asks to raise the caps)."
 	if got := sentence(tbl.Points[1]); got != want && got != strings.Replace(want, "7.62", "7.63", 1) {
 		t.Errorf("sentence %q,\nwant %q", got, want)
 	}
 }
 
-// TestSummariseSegmentsPerSegment: with --budget-per-segment the lead
+// TestSummariseSegmentsPerSegment: with --budget-per-group the lead
 // says each value got the budget and there is no price; without a
-// value under --min-segment there is no footnote; and a one schedule
+// value under --min-group there is no footnote; and a one schedule
 // without lag leaves the change without a figure.
 func TestSummariseSegmentsPerSegment(t *testing.T) {
-	s := segmentStudy(t)
+	s := groupStudy(t)
 	s.PerGroup, s.Allocation = true, fit.Allocation{}
 	s.Groups[1].Fallback = false
 	s.Shared.Fitted.Lag.Mean = 0
-	tbl := SummariseSegments("method", s)
-	if got := sentence(tbl.Lead); got != "Or ship one schedule per value of method, each at 8 requests per item (--budget-per-segment):" {
+	tbl := SummariseGroups("method", s)
+	if got := sentence(tbl.Lead); got != "Or ship one schedule per value of method, each at 8 requests per item (--budget-per-group):" {
 		t.Errorf("lead %q", got)
 	}
 	if len(tbl.Points) != 1 {

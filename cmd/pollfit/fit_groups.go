@@ -16,8 +16,8 @@ import (
 	"github.com/pollfit/pollfit/internal/quote"
 )
 
-// segmentReport is a fit per segment, for text, JSON and the exports.
-type segmentReport struct {
+// groupReport is a fit per group, for text, JSON and the exports.
+type groupReport struct {
 	by     string
 	source string
 	res    *fit.GroupStudy
@@ -27,8 +27,8 @@ type segmentReport struct {
 	notes []string
 }
 
-// runSegments reads the logs split by --by and runs fit.StudyGroups.
-func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []string, cmd string) (*segmentReport, error) {
+// runGroups reads the logs split by --by and runs fit.StudyGroups.
+func runGroups(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []string, cmd string) (*groupReport, error) {
 	every, own, err := splitByBaselines(v.baselines)
 	if err != nil {
 		return nil, err
@@ -45,24 +45,24 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	case v.requests <= 0 && len(v.baselines) == 0 && len(own) > 0:
 		return nil, usagef("%s: --by with baselines of single values only: give --requests-per-item, or a --baseline NAME=SPEC for every value, whose cost on all items is the budget", cmd)
 	case v.requests <= 0 && (len(v.baselines) == 0 || v.asksBy != "" || v.price != 0 || v.maxAttempts != 0):
-		return nil, usagef("%s: --by shares a --requests-per-item budget between the segments: give one, or a --baseline whose cost it is", cmd)
+		return nil, usagef("%s: --by shares a --requests-per-item budget between the values: give one, or a --baseline whose cost it is", cmd)
 	}
 	opt, err := v.studyOptions(cmd)
 	if err != nil {
 		return nil, err
 	}
 	opt.Frontier = cmd == "report" // the report draws the one schedule's frontier
-	in, err := rf.readSegments(e, args, cmd, bf.by, source.Needs{Signals: v.signals, Batches: v.batches}, opt)
+	in, err := rf.readGroups(e, args, cmd, bf.by, source.Needs{Signals: v.signals, Batches: v.batches}, opt)
 	if err != nil {
 		return nil, err
 	}
 	segs, notes := in.Groups, in.Notes
-	if err := segmentBaselines(bf.by, segs, own); err != nil {
+	if err := groupBaselines(bf.by, segs, own); err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	line := newStageLine(e, cmd+" --by "+bf.by, rf.quiet)
 	opt.Progress = line.progress()
-	res, err := fit.StudyGroups(e.context(), in.Whole(), segs, fit.GroupOptions{StudyOptions: opt, PerGroup: bf.perSegment, MinFinal: bf.minFinal})
+	res, err := fit.StudyGroups(e.context(), in.Whole(), segs, fit.GroupOptions{StudyOptions: opt, PerGroup: bf.perGroup, MinFinal: bf.minFinal})
 	line.stop()
 	if err != nil {
 		return nil, fmt.Errorf("%s: --by %s: %w", cmd, bf.by, err)
@@ -73,7 +73,7 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 			flagResult(f.Study)
 		}
 	}
-	rep := &segmentReport{by: bf.by, res: res, opt: opt, notes: segmentNotes(bf.by, notes, res),
+	rep := &groupReport{by: bf.by, res: res, opt: opt, notes: groupNotes(bf.by, notes, res),
 		source: groupsSource(args, in, bf.by)}
 	if !rf.quiet {
 		for _, n := range rep.notes {
@@ -83,10 +83,10 @@ func runSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	return rep, nil
 }
 
-// segmentNotes are the input's notes, the one schedule's study's, and
+// groupNotes are the input's notes, the one schedule's study's, and
 // each value's own (named, those the one schedule's says already left
 // out).
-func segmentNotes(by string, input []string, s *fit.GroupStudy) []string {
+func groupNotes(by string, input []string, s *fit.GroupStudy) []string {
 	out := append(slices.Clone(input), s.Shared.Notes...)
 	for _, f := range s.Groups {
 		if f.Study == nil {
@@ -94,28 +94,28 @@ func segmentNotes(by string, input []string, s *fit.GroupStudy) []string {
 		}
 		for _, n := range f.Study.Notes {
 			if !slices.Contains(s.Shared.Notes, n) {
-				out = append(out, fmt.Sprintf("%s %s: %s", by, segmentName(f.Value), n))
+				out = append(out, fmt.Sprintf("%s %s: %s", by, groupName(f.Value), n))
 			}
 		}
 	}
 	return out
 }
 
-// fitSegments is pollfit fit --by.
-func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []string, format string, asJSON bool, plot string) error {
+// fitGroups is pollfit fit --by.
+func fitGroups(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []string, format string, asJSON bool, plot string) error {
 	if plot != "" {
 		return usagef("fit: --plot draws one schedule: run without --by")
 	}
 	if format != "" && !slices.Contains(export.GroupFormats, strings.ToLower(format)) {
 		return usagef("fit: --by writes -f %s (one schedule per value); for %s, export each value's schedule on its own", quote.List(export.GroupFormats, "or"), format)
 	}
-	rep, err := runSegments(e, rf, v, bf, args, "fit")
+	rep, err := runGroups(e, rf, v, bf, args, "fit")
 	if err != nil {
 		return err
 	}
 	switch {
 	case format != "":
-		return export.WriteSegments(e.stdout, format, rep.exportSegments(), rep.meta(), export.GoOptions{Args: e.args})
+		return export.WriteGroups(e.stdout, format, rep.exportGroups(), rep.meta(), export.GoOptions{Args: e.args})
 	case asJSON:
 		return rep.writeJSON(e.stdout)
 	}
@@ -123,16 +123,16 @@ func fitSegments(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []st
 	return nil
 }
 
-// writeText is the fit per segment for people: each value's decision
+// writeText is the fit per group for people: each value's decision
 // first, then the table.
-func (r *segmentReport) writeText(w io.Writer) {
+func (r *groupReport) writeText(w io.Writer) {
 	s := r.res
 	for _, f := range s.Groups {
 		fmt.Fprintln(w, f.Decision.String())
 	}
 	fmt.Fprintln(w)
 	if s.PerGroup {
-		fmt.Fprintf(w, "one schedule per value of %s, each at %.4g requests per item (--budget-per-segment)\n", r.by, s.Budget)
+		fmt.Fprintf(w, "one schedule per value of %s, each at %.4g requests per item (--budget-per-group)\n", r.by, s.Budget)
 	} else {
 		fmt.Fprintf(w, "one schedule per value of %s, %.4g requests per item on average shared where the next request buys the most lag\n", r.by, s.Budget)
 	}
@@ -143,7 +143,7 @@ func (r *segmentReport) writeText(w io.Writer) {
 	fmt.Fprintf(tw, "%s\tshare\tlag mean\tp95\treq/item\tbudget\tstuck\tmissed\tgive up\tschedule\n", r.by)
 	fallback := false
 	for _, f := range s.Groups {
-		name := segmentName(f.Value)
+		name := groupName(f.Value)
 		if f.Fallback {
 			name, fallback = name+" *", true
 		}
@@ -158,13 +158,13 @@ func (r *segmentReport) writeText(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	if fallback {
-		fmt.Fprintf(w, "* fewer than %d final answers to fit on (--min-segment): follows the one schedule\n", s.MinFinal)
+		fmt.Fprintf(w, "* fewer than %d final answers to fit on (--min-group): follows the one schedule\n", s.MinFinal)
 	}
 	switch a := s.Allocation; {
 	case !s.PerGroup && a.Costs != nil && s.Unspent():
-		fmt.Fprintf(w, "budget not all given out: within its stuck cap, every segment's dearest fit spends less than its share; together they take %.2f of the %.4g requests per item (--stuck-asks to raise the caps)\n", s.BudgetSpent(), s.Budget)
+		fmt.Fprintf(w, "budget not all given out: within its stuck cap, every value's dearest fit spends less than its share; together they take %.2f of the %.4g requests per item (--stuck-asks to raise the caps)\n", s.BudgetSpent(), s.Budget)
 	case !s.PerGroup && a.Costs != nil:
-		fmt.Fprintf(w, "budget shared at one price: the last request per item buys %.3g s of lag per item in every segment above its cheapest fit (--budget-per-segment for %.4g each)\n", a.Price, s.Budget)
+		fmt.Fprintf(w, "budget shared at one price: the last request per item buys %.3g s of lag per item in every value above its cheapest fit (--budget-per-group for %.4g each)\n", a.Price, s.Budget)
 	}
 	fmt.Fprintln(w, segmentingText(s))
 }
@@ -177,7 +177,7 @@ func giveUpAge(r fit.Row) string {
 	return schedule.FormatDuration(r.Horizon)
 }
 
-// segmentingText is the one sentence comparing the segments' schedules
+// segmentingText is the one sentence comparing the groups' schedules
 // with the one schedule for all.
 func segmentingText(s *fit.GroupStudy) string {
 	t, o := s.Total, s.Shared.Fitted
@@ -197,14 +197,14 @@ func segmentingText(s *fit.GroupStudy) string {
 //	 "shared": {"schedule", "metrics": <row>}, "change": -0.65,
 //	 "holdout": {"share", "seed", "fit_items", "test_items"},
 //	 "notes": [...]}
-func (r *segmentReport) writeJSON(w io.Writer) error {
-	return writeJSON(w, fitjson.NewSegments(r.by, r.res, r.notes))
+func (r *groupReport) writeJSON(w io.Writer) error {
+	return writeJSON(w, fitjson.NewGroups(r.by, r.res, r.notes))
 }
 
-// exportSegments are the segments' schedules for export.
-func (r *segmentReport) exportSegments() export.Segments {
+// exportGroups are the groups' schedules for export.
+func (r *groupReport) exportGroups() export.Groups {
 	s := r.res
-	out := export.Segments{By: r.by, Fallback: s.Shared.Schedule}
+	out := export.Groups{By: r.by, Fallback: s.Shared.Schedule}
 	for _, f := range s.Groups {
 		out.Values = append(out.Values, f.Value)
 		out.Schedules = append(out.Schedules, f.Schedule)
@@ -212,23 +212,23 @@ func (r *segmentReport) exportSegments() export.Segments {
 	return out
 }
 
-// meta is the export header of a fit per segment.
-func (r *segmentReport) meta() *export.Meta {
+// meta is the export header of a fit per group.
+func (r *groupReport) meta() *export.Meta {
 	s := r.res
 	return &export.Meta{Source: r.source, Budget: fmt.Sprintf("%.4g requests per item on average, by %s", s.Budget, r.by),
 		Metrics: map[string]float64{"mean_lag_s": s.Total.LagMean, "requests_per_item": s.Total.RequestsPerItem}}
 }
 
-// facts are the fit per segment as the report's facts: one per value,
+// facts are the fit per group as the report's facts: one per value,
 // then the comparison with the one schedule.
-func (r *segmentReport) facts() []report.Fact {
+func (r *groupReport) facts() []report.Fact {
 	var out []report.Fact
 	for _, f := range r.res.Groups {
 		v := fmt.Sprintf("%s of items, %s mean lag at %.2f requests per item: %s", share(f.Share), schedule.FormatAge(f.Row.Lag.Mean), f.Row.RequestsPerItem, schedule.Format(f.Schedule))
 		if f.Fallback {
 			v += fmt.Sprintf(" (the one schedule: fewer than %d final answers)", r.res.MinFinal)
 		}
-		out = append(out, report.Fact{Label: r.by + " " + segmentName(f.Value), Value: v})
+		out = append(out, report.Fact{Label: r.by + " " + groupName(f.Value), Value: v})
 	}
 	return append(out, report.Fact{Label: "segments", Value: segmentingText(r.res)})
 }

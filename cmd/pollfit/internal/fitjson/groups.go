@@ -5,20 +5,20 @@ import (
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// Segments is the document pollfit fit --by COLUMN --json writes: a
+// Groups is the document pollfit fit --by COLUMN --json writes: a
 // schedule per value of the column, at a budget shared between them,
 // against the one schedule fitted to all values at the same budget.
-type Segments struct {
-	// Decisions are each value's decision, in the order of Segments.
+type Groups struct {
+	// Decisions are each value's decision, in the order of Groups.
 	Decisions []GroupDecision `json:"decisions"`
 	// By is the column.
-	By     string        `json:"by"`
-	Budget SegmentBudget `json:"budget"`
-	// MinSegment is the fewest final answers a value is fitted on
-	// (--min-segment); one with fewer follows the one schedule.
-	MinSegment int       `json:"min_segment"`
-	Segments   []Segment `json:"segments"`
-	// Total is the segments' schedules together on all held-out items.
+	By     string      `json:"by"`
+	Budget GroupBudget `json:"budget"`
+	// MinGroup is the fewest final answers a value is fitted on
+	// (--min-group); one with fewer follows the one schedule.
+	MinGroup int     `json:"min_segment"`
+	Groups   []Group `json:"segments"`
+	// Total is the groups' schedules together on all held-out items.
 	Total Total `json:"total"`
 	// Shared is the one schedule for all values.
 	Shared Shared `json:"shared"`
@@ -38,22 +38,22 @@ type GroupDecision struct {
 	Other  Row `json:"other"`
 }
 
-// SegmentBudget is the budget shared: the requests per item on
+// GroupBudget is the budget shared: the requests per item on
 // average (each value's own with PerSegment), the price at which it was
 // shared, null for none, and what the values' budgets come to on
 // average (Spent: RequestsPerItem, unless every value's dearest fit
 // costs less than its share, the stuck cap binding in each).
-type SegmentBudget struct {
-	PerSegment      bool     `json:"per_segment"`
+type GroupBudget struct {
+	PerGroup        bool     `json:"per_segment"`
 	Price           *float64 `json:"price"`
 	RequestsPerItem float64  `json:"requests_per_item"`
 	Spent           float64  `json:"spent"`
 }
 
-// Segment is one value: its share of the items, the fitting items and
+// Group is one value: its share of the items, the fitting items and
 // final answers it has, its budget, whether it follows the one schedule
 // (Fallback), its schedule and that schedule's held-out row.
-type Segment struct {
+type Group struct {
 	Value    string  `json:"value"`
 	Share    float64 `json:"share"`
 	FitItems float64 `json:"fit_items"`
@@ -80,12 +80,12 @@ type Shared struct {
 	Row      Row    `json:"metrics"`
 }
 
-// NewSegments is the JSON of the study s of a log split by the column
+// NewGroups is the JSON of the study s of a log split by the column
 // by, with its notes.
-func NewSegments(by string, s *fit.GroupStudy, notes []string) *Segments {
+func NewGroups(by string, s *fit.GroupStudy, notes []string) *Groups {
 	sh := s.Shared
-	out := &Segments{By: by, MinSegment: s.MinFinal,
-		Budget: SegmentBudget{RequestsPerItem: s.Budget, PerSegment: s.PerGroup, Price: fit.JSONNumber(s.Allocation.Price), Spent: s.BudgetSpent()},
+	out := &Groups{By: by, MinGroup: s.MinFinal,
+		Budget: GroupBudget{RequestsPerItem: s.Budget, PerGroup: s.PerGroup, Price: fit.JSONNumber(s.Allocation.Price), Spent: s.BudgetSpent()},
 		Total: Total{Items: s.Total.Items, LagMean: fit.JSONNumber(s.Total.LagMean), RequestsPerItem: fit.JSONNumber(s.Total.RequestsPerItem),
 			Stuck: fit.JSONNumber(s.Total.Stuck), MissedShare: fit.JSONNumber(s.Total.MissedShare)},
 		Shared: Shared{Schedule: schedule.Format(sh.Schedule), Row: NewRow(sh.Fitted)},
@@ -95,7 +95,7 @@ func NewSegments(by string, s *fit.GroupStudy, notes []string) *Segments {
 	}
 	for _, f := range s.Groups {
 		out.Decisions = append(out.Decisions, GroupDecision{Value: f.Value, Decision: NewDecision(&f.Decision), Fitted: NewRow(f.Row), Other: NewRow(f.Against)})
-		out.Segments = append(out.Segments, Segment{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
+		out.Groups = append(out.Groups, Group{Value: f.Value, Share: f.Share, FitItems: f.Items, Final: f.Final,
 			Budget: f.Budget, Fallback: f.Fallback, Schedule: schedule.Format(f.Schedule), Row: NewRow(f.Row)})
 	}
 	return out
