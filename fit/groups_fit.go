@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -99,6 +100,25 @@ func budgetGrid(b float64) []float64 {
 	return grid
 }
 
+// curveGroups is how many groups' curves groupCurves fits at once:
+// their studies (a group's law, Kaplan–Meier estimate, densities and
+// asks: about 160 bytes a row, 10 MB for 65,000) are in memory
+// together. Groups of up to keptCurveRows rows in all are fitted at
+// once, and their studies kept; more, curveGroups at a time, and let
+// go.
+func curveGroups(trains, tests []Sample) (chunk int, keep bool) {
+	rows := 0
+	for k := range trains {
+		rows += trains[k].Len() + tests[k].Len()
+	}
+	if rows <= keptCurveRows {
+		return len(trains), true
+	}
+	return max(4, 2*runtime.GOMAXPROCS(0)), false
+}
+
+var keptCurveRows = 400_000 // a var for the tests
+
 // groupCurves fits each group (named by names) at each budget as
 // Study would (its give-up age, the stuck cap of each budget, the shapes
 // that pay) and returns what each fit spends and waits on the fitting
@@ -107,7 +127,12 @@ func budgetGrid(b float64) []float64 {
 // copy of its group's study (beside), so that the cores stay busy
 // however few groups there are.
 // done is called as each group's curve is whole. The groups'
-// studies come back too, for their own studies to start from (again).
+// studies come back too, for their own studies to start from (again),
+// unless curveGroups says the groups hold too many rows to keep every
+// study: then the curves are fitted a few groups at a time and each
+// chunk's studies let go once its curves are done (nil), so that memory
+// holds a few groups' studies, not every group's (a group's own study
+// that starts afresh finds the same figures, at more work).
 func groupCurves(ctx context.Context, trains, tests []Sample, names []string, opt StudyOptions, budgets []float64, done func()) ([][]CostLag, []*study, error) {
 	opt.Baselines, opt.Bootstrap, opt.Family = nil, 0, ""
 	opt.Budget = Budget{RequestsPerItem: budgets[0]}
@@ -123,35 +148,43 @@ func groupCurves(ctx context.Context, trains, tests []Sample, names []string, op
 	for k := range left {
 		left[k].Store(int32(n))
 	}
-	err := parallel(len(trains), func(k int) error {
-		st, err := newStudy(ctx, trains[k], &HeldOut{Sample: tests[k], Holdout: opt.Holdout, Seed: opt.Seed}, nil, opt)
-		if err == nil {
-			err = st.giveUp()
-		}
-		if err == nil {
-			st.findShapes()
-			sts[k] = st
-			pts[k*n], err = st.curvePoint(budgets[0])
-			point(k)
-		}
+	chunk, keep := curveGroups(trains, tests)
+	for c0 := 0; c0 < len(trains); c0 += chunk {
+		c1 := min(c0+chunk, len(trains))
+		err := parallel(c1-c0, func(i int) error {
+			k := c0 + i
+			st, err := newStudy(ctx, trains[k], &HeldOut{Sample: tests[k], Holdout: opt.Holdout, Seed: opt.Seed}, nil, opt)
+			if err == nil {
+				err = st.giveUp()
+			}
+			if err == nil {
+				st.findShapes()
+				sts[k] = st
+				pts[k*n], err = st.curvePoint(budgets[0])
+				point(k)
+			}
+			if err != nil {
+				return fmt.Errorf("group %q: %w", names[k], err)
+			}
+			return nil
+		})
 		if err != nil {
-			return fmt.Errorf("group %q: %w", names[k], err)
+			return nil, nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	err = parallel(len(trains)*(n-1), func(i int) (err error) {
-		k, j := i/(n-1), 1+i%(n-1)
-		if pts[k*n+j], err = sts[k].beside().curvePoint(budgets[j]); err != nil {
-			return fmt.Errorf("group %q: %w", names[k], err)
+		err = parallel((c1-c0)*(n-1), func(i int) (err error) {
+			k, j := c0+i/(n-1), 1+i%(n-1)
+			if pts[k*n+j], err = sts[k].beside().curvePoint(budgets[j]); err != nil {
+				return fmt.Errorf("group %q: %w", names[k], err)
+			}
+			point(k)
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
-		point(k)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
+		if !keep {
+			clear(sts[c0:c1]) // their memory goes: each group's own study starts afresh
+		}
 	}
 	out := make([][]CostLag, len(trains))
 	for k := range trains {
