@@ -61,7 +61,15 @@ type GroupOptions struct {
 	// MinFinal is the fewest final answers a group's fitting items
 	// need for a schedule of its own (default DefaultMinGroupFinal).
 	MinFinal int
+	// Limits computes each group's limit row, as Study does (pollfit
+	// report draws them); without it a group's study leaves its limit
+	// out, as StudyOptions.NoLimit does (the NaN row, and groupNoLimit
+	// its LimitNote). The shared study's limit is computed either way.
+	Limits bool
 }
+
+// groupNoLimit is a group's LimitNote when GroupOptions.Limits is off.
+const groupNoLimit = "a group's limit is computed only on request (GroupOptions.Limits)"
 
 // GroupStudy is a fit per group at a shared budget, and the one
 // schedule for all beside it at the same budget.
