@@ -61,15 +61,16 @@ type GroupOptions struct {
 	// MinFinal is the fewest final answers a group's fitting items
 	// need for a schedule of its own (default DefaultMinGroupFinal).
 	MinFinal int
-	// Limits computes each group's limit row, as Study does (pollfit
-	// report draws them); without it a group's study leaves its limit
-	// out, as StudyOptions.NoLimit does (the NaN row, and groupNoLimit
-	// its LimitNote). The shared study's limit is computed either way.
+	// Limits computes the limit rows of the groups' studies and of the
+	// shared one, as Study does (pollfit report draws them); without it
+	// they are left out, as StudyOptions.NoLimit does (the NaN row, and
+	// groupNoLimit its LimitNote), unless NoLimit says why already.
 	Limits bool
 }
 
-// groupNoLimit is a group's LimitNote when GroupOptions.Limits is off.
-const groupNoLimit = "a group's limit is computed only on request (GroupOptions.Limits)"
+// groupNoLimit is the LimitNote of a study by group without
+// GroupOptions.Limits.
+const groupNoLimit = "the limit of a study by group is computed on request only (GroupOptions.Limits)"
 
 // GroupStudy is a fit per group at a shared budget, and the one
 // schedule for all beside it at the same budget.
@@ -236,6 +237,9 @@ func StudyGroups(ctx context.Context, all *Sample, segs []Group, opt GroupOption
 	prog := newGroupProgress(opt.Progress)
 	shared := opt.StudyOptions
 	shared.Progress = prog.shared()
+	if !opt.Limits && shared.NoLimit == "" {
+		shared.NoLimit = groupNoLimit
+	}
 	opt.Progress = nil   // the groups' own studies run in parallel: prog counts them
 	opt.Frontier = false // the shared schedule's frontier only
 	res, err := Study(ctx, fitOn, heldOut, shared)

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestGroupLimitsOnRequest: a group's own study computes its limit only
-// with GroupOptions.Limits; without it the limit row is NaN, says why,
-// and nothing else moves: the same allocation, schedules and rows, and
-// the shared study's limit either way.
+// TestGroupLimitsOnRequest: the groups' own studies and the shared one
+// compute their limits only with GroupOptions.Limits; without it each
+// limit row is NaN and says why, and nothing else moves: the same
+// allocation, schedules and rows, the shared schedule and its row.
 func TestGroupLimitsOnRequest(t *testing.T) {
 	segs := methodGroups(4000, 4)
 	opt := GroupOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1}}
@@ -28,10 +28,14 @@ func TestGroupLimitsOnRequest(t *testing.T) {
 	if !reflect.DeepEqual(with.Allocation, without.Allocation) || with.Total != without.Total {
 		t.Fatalf("allocation %+v, without limits %+v", with.Allocation, without.Allocation)
 	}
-	for _, s := range []*GroupStudy{with, without} {
-		if l := s.Shared.Limit; math.IsNaN(l.Lag.Mean) || !(l.RequestsPerItem > 0) {
-			t.Errorf("the shared study's limit %+v", l)
-		}
+	if l := with.Shared.Limit; math.IsNaN(l.Lag.Mean) || !(l.RequestsPerItem > 0) {
+		t.Errorf("the shared study's limit %+v", l)
+	}
+	if l := without.Shared.Limit; !math.IsNaN(l.Lag.Mean) || without.Shared.LimitNote != groupNoLimit {
+		t.Errorf("the shared study's limit without limits: %+v, note %q", l, without.Shared.LimitNote)
+	}
+	if with.Shared.Schedule.String() != without.Shared.Schedule.String() || !reflect.DeepEqual(with.Shared.Fitted, without.Shared.Fitted) {
+		t.Errorf("shared %s %+v, without limits %s %+v", with.Shared.Schedule, with.Shared.Fitted, without.Shared.Schedule, without.Shared.Fitted)
 	}
 	for i, f := range with.Groups {
 		g := without.Groups[i]
