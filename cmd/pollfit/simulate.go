@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
 	"github.com/pollfit/pollfit/fit/backoff"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -47,7 +48,7 @@ package fit/simulate for the exact model.`,
 
 type simFlags struct {
 	clients, runs, burst        int
-	maxLine                     int
+	rf                          *readFlags // how --arrivals-log and --answer-log are read
 	arrivals, capacity, horizon string
 	arrivalsLog, answerLog      string
 	settle, maxAge, duration    string
@@ -61,11 +62,11 @@ func simulateFlags(fs *pflag.FlagSet) func(*env, []string) error {
 	f := &simFlags{}
 	fs.IntVar(&f.clients, "clients", 100, "number of clients")
 	fs.StringVar(&f.arrivals, "arrivals", "all", `"all" (every client at time 0) or a Poisson rate N/PERIOD, e.g. 50/s`)
-	fs.StringVar(&f.arrivalsLog, "arrivals-log", "", "clients arrive at the creation times of this log (created_at column), from its first")
+	fs.StringVar(&f.arrivalsLog, "arrivals-log", "", "clients arrive at the creation times of this log (its --created-col), from its first")
 	fs.StringVar(&f.capacity, "capacity", "", "calls the server accepts per window, N/PERIOD: 20/s is at most 20 in each second [k, k+1) (required)")
 	fs.StringVar(&f.answer, "answer", "1s", "time from an accepted call to its answer")
 	fs.StringVar(&f.answerLog, "answer-log", "", "draw each answer time from the settle times of this log instead")
-	fs.IntVar(&f.maxLine, "max-line", logs.DefaultMaxLine, "longest CSV line in bytes of --arrivals-log and --answer-log (a longer one is an error)")
+	f.rf = addReadFlags(fs) // the logs' columns, time format and bad rows, read as the other commands read them
 	fs.StringArrayVar(&f.strategies, "strategy", nil, "retry strategy spec (e.g. 'exponential(initial=100ms, factor=2, max=20s)'), a schedule or @FILE; repeat to compare")
 	fs.IntVar(&f.runs, "runs", 50, "repetitions per strategy")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of arrivals and jitter")
@@ -162,20 +163,37 @@ func crowdFromFlags(e *env, f *simFlags) (simulate.Crowd, error) {
 	if c.Horizon, err = simDuration("horizon", f.horizon); err != nil {
 		return c, err
 	}
-	if f.maxLine < 1 {
-		return c, usagef("simulate: --max-line %d: want a positive number of bytes", f.maxLine)
+	opt, err := f.rf.options()
+	if err != nil {
+		return c, fmt.Errorf("simulate: %w", err)
+	}
+	if f.rf.histogram {
+		return c, usagef("simulate: --histogram: --arrivals-log and --answer-log take a log's rows, not a histogram")
 	}
 	if f.arrivalsLog != "" {
-		if c.ArrivalTimes, err = logArrivals(e, f.arrivalsLog, f.maxLine); err != nil {
+		if c.ArrivalTimes, err = logArrivals(e, f.arrivalsLog, opt, f.rf.quiet); err != nil {
 			return c, err
 		}
 	}
 	if f.answerLog != "" {
-		if c.AnswerSample, err = logAnswers(e, f.answerLog, f.maxLine); err != nil {
+		if c.AnswerSample, err = logAnswers(e, f.answerLog, opt, f.rf.quiet); err != nil {
 			return c, err
 		}
 	}
 	return c, nil
+}
+
+// simulateLog reads the items of the log at path for the flag named
+// flag, warning of the bad rows skipped (--skip-bad) unless quiet.
+func simulateLog(e *env, flag, path string, opt logs.Options, quiet bool) ([]estimate.Item, error) {
+	items, st, err := logs.ReadContext(e.context(), []string{path}, opt)
+	if err != nil {
+		return nil, fmt.Errorf("simulate: --%s: %w", flag, err)
+	}
+	if len(st.Skipped) > 0 && !quiet {
+		fmt.Fprintf(e.stderr, "pollfit: warning: simulate: --%s %s: skipped %s\n", flag, path, logs.SkippedText(st.Skipped))
+	}
+	return items, nil
 }
 
 func simDuration(flag, s string) (time.Duration, error) {
@@ -190,10 +208,10 @@ func simDuration(flag, s string) (time.Duration, error) {
 }
 
 // logArrivals reads the creation times of a log, from its first.
-func logArrivals(e *env, path string, maxLine int) ([]time.Duration, error) {
-	items, _, err := logs.ReadContext(e.context(), []string{path}, logs.Options{MaxLine: maxLine})
+func logArrivals(e *env, path string, opt logs.Options, quiet bool) ([]time.Duration, error) {
+	items, err := simulateLog(e, "arrivals-log", path, opt, quiet)
 	if err != nil {
-		return nil, fmt.Errorf("simulate: --arrivals-log: %w", err)
+		return nil, err
 	}
 	var ts []int64
 	for _, it := range items {
@@ -202,7 +220,7 @@ func logArrivals(e *env, path string, maxLine int) ([]time.Duration, error) {
 		}
 	}
 	if len(ts) == 0 {
-		return nil, fmt.Errorf("simulate: --arrivals-log %s: no creation times (created_at column)", path)
+		return nil, fmt.Errorf("simulate: --arrivals-log %s: no creation times (its --created-col, %s by default)", path, "created_at")
 	}
 	if n := len(items) - len(ts); n > 0 {
 		fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: %d items without a creation time left out\n", path, n)
@@ -216,10 +234,10 @@ func logArrivals(e *env, path string, maxLine int) ([]time.Duration, error) {
 }
 
 // logAnswers reads the settle times of the final items of a log.
-func logAnswers(e *env, path string, maxLine int) ([]time.Duration, error) {
-	items, _, err := logs.ReadContext(e.context(), []string{path}, logs.Options{MaxLine: maxLine})
+func logAnswers(e *env, path string, opt logs.Options, quiet bool) ([]time.Duration, error) {
+	items, err := simulateLog(e, "answer-log", path, opt, quiet)
 	if err != nil {
-		return nil, fmt.Errorf("simulate: --answer-log: %w", err)
+		return nil, err
 	}
 	var out []time.Duration
 	for _, it := range items {

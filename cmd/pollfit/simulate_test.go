@@ -120,6 +120,28 @@ func TestSimulateLogs(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "--arrivals-log") {
 		t.Errorf("missing log: exit %d, %q", code, errs)
 	}
+	// A log of one's own: its columns named as the other commands name
+	// them, the same table; a bad row skipped and counted with --skip-bad.
+	own := filepath.Join(t.TempDir(), "own.csv")
+	renamed := strings.Replace(log, "created_at,settled_at", "placed;done", 1)
+	renamed = strings.ReplaceAll(renamed, "Z,", "Z;") + "yesterday;2026-01-01T00:00:09Z\n"
+	if err := os.WriteFile(own, []byte(renamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"simulate", "--arrivals-log", own, "--answer-log", own, "--capacity", "1/s", "--runs", "1", "--strategy", "constant(1s)",
+		"--created-col", "placed", "--settled-col", "done", "--delimiter", ";", "--skip-bad"}
+	got, errs, code := cliRun(t, args...)
+	if code != 0 || got != out || !strings.Contains(errs, "warning: simulate: --arrivals-log "+own+": skipped 1 bad row") {
+		t.Errorf("own columns: exit %d, %q\n%s\nwant\n%s", code, errs, got, out)
+	}
+	_, errs, code = cliRun(t, append(args[:len(args)-7:len(args)-7], "--delimiter", ";")...) // the columns not named
+	if code != 1 || !strings.Contains(errs, "name your columns with --created-col") {
+		t.Errorf("own columns not named: exit %d, %q", code, errs)
+	}
+	_, errs, code = cliRun(t, append(args, "--histogram")...)
+	if code != 2 || !strings.Contains(errs, "simulate: --histogram:") {
+		t.Errorf("--histogram: exit %d, %q", code, errs)
+	}
 }
 
 // --answer reads durations as every other pollfit flag does, d for a
