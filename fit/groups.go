@@ -242,28 +242,74 @@ func StudyGroups(ctx context.Context, all *Sample, segs []Group, opt GroupOption
 	}
 	opt.Progress = nil   // the groups' own studies run in parallel: prog counts them
 	opt.Frontier = false // the shared schedule's frontier only
-	res, err := Study(ctx, fitOn, heldOut, shared)
-	if err != nil {
-		return nil, fmt.Errorf("the shared schedule: %w", err)
-	}
-	out.Shared = res
-	if fromBaseline {
-		// The first baseline's cost on all fitting items is the budget.
-		out.Budget, opt.Budget = res.Budget.RequestsPerItem, res.Budget
-	}
 	for i, s := range segs {
 		f := GroupFit{Value: s.Value, Items: trains[i].Total(), Final: finalWeight(trains[i])}
 		f.Fallback = f.Final < float64(opt.MinFinal)
 		out.Groups = append(out.Groups, f)
 	}
-	if err := out.allocate(ctx, trains, tests, opt, prog); err != nil {
-		return nil, err
+	if fromBaseline || out.anyFallback() {
+		res, err := Study(ctx, fitOn, heldOut, shared)
+		if err != nil {
+			return nil, fmt.Errorf("the shared schedule: %w", err)
+		}
+		out.Shared = res
+		if fromBaseline {
+			// The first baseline's cost on all fitting items is the budget.
+			out.Budget, opt.Budget = res.Budget.RequestsPerItem, res.Budget
+		}
+		if err := out.allocate(ctx, trains, tests, opt, prog); err != nil {
+			return nil, err
+		}
+	} else {
+		// The curves' studies live on as the groups' own (bases): their
+		// context, which a failed shared study cancels, until we return.
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		if err := out.sharedBeside(ctx, cancel, fitOn, heldOut, shared, func() error {
+			return out.allocate(cctx, trains, tests, opt, prog)
+		}); err != nil {
+			return nil, err
+		}
 	}
 	if err := out.fitGroups(ctx, segs, trains, tests, opt, prog.start("values fitted", len(segs))); err != nil {
 		return nil, err
 	}
 	out.total()
 	return out, nil
+}
+
+// anyFallback reports whether a group follows the shared schedule.
+func (s *GroupStudy) anyFallback() bool {
+	for _, f := range s.Groups {
+		if f.Fallback {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedBeside runs the shared schedule's Study beside curves (the
+// groups' allocation, which needs it only for fallbacks), so that the
+// two keep the cores busy where each alone leaves one idle. The shared
+// study's error comes first, as when the two run in turn; it stops the
+// curves by calling stop, the cancel of their context.
+func (s *GroupStudy) sharedBeside(ctx context.Context, stop context.CancelFunc, fitOn Sample, heldOut *HeldOut, opt StudyOptions, curves func() error) error {
+	done := make(chan error, 1)
+	go func() {
+		res, err := Study(ctx, fitOn, heldOut, opt)
+		if err != nil {
+			stop()
+			done <- fmt.Errorf("the shared schedule: %w", err)
+			return
+		}
+		s.Shared = res
+		done <- nil
+	}()
+	cerr := curves()
+	if err := <-done; err != nil {
+		return err
+	}
+	return cerr
 }
 
 // finalWeight is the weight of a sample's final answers.

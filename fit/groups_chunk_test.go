@@ -3,7 +3,10 @@ package fit
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/pollfit/pollfit/estimate"
 )
 
 // TestGroupCurvesInChunks: groups whose rows are too many to keep every
@@ -52,5 +55,22 @@ func TestGroupCurvesInChunks(t *testing.T) {
 		if f.Schedule.String() != g.Schedule.String() || !reflect.DeepEqual(f.Row, g.Row) || f.Budget != g.Budget {
 			t.Errorf("group %s: %s, %+v; in chunks %s, %+v", f.Value, f.Schedule, f.Row, g.Schedule, g.Row)
 		}
+	}
+}
+
+// TestSharedBesideCurvesError: the shared schedule's study runs beside
+// the groups' curves; when it fails, its error is the one returned, as
+// when the two ran in turn, not the curves' stop it causes.
+func TestSharedBesideCurvesError(t *testing.T) {
+	segs := methodGroups(3000, 5)
+	all := ItemSample([]estimate.Item{}) // no items: nothing to fit the shared schedule on
+	opt := GroupOptions{StudyOptions: StudyOptions{Options: Options{Budget: Budget{RequestsPerItem: 8}}, Holdout: 0.3, Seed: 1}}
+	_, err := StudyGroups(context.Background(), &all, segs, opt)
+	if err == nil || !strings.HasPrefix(err.Error(), "the shared schedule: ") || strings.Contains(err.Error(), "canceled") {
+		t.Fatalf("error %v, want the shared schedule's own", err)
+	}
+	_, alone := Study(context.Background(), all, &HeldOut{Sample: all, Holdout: 0.3, Seed: 1}, opt.StudyOptions)
+	if alone == nil || err.Error() != "the shared schedule: "+alone.Error() {
+		t.Errorf("error %v, want the shared schedule's study's own: %v", err, alone)
 	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // TestStudyGroupsProgress: a group study tells Progress the one
-// schedule's stages, prefixed, then the values' cost curves and fits
+// schedule's stages, prefixed (those it reaches before the values'
+// curves start beside it), then the values' cost curves and fits
 // counted from 0 to the number of values, each count once and in order.
 func TestStudyGroupsProgress(t *testing.T) {
 	t.Parallel()
@@ -22,8 +23,8 @@ func TestStudyGroupsProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) == 0 || got[0] != "the one schedule: fitting" {
-		t.Fatalf("stages %q: want the one schedule's fitting first", got)
+	if len(got) == 0 || strings.HasPrefix(got[0], "the one schedule: ") && got[0] != "the one schedule: fitting" {
+		t.Fatalf("stages %q: want the one schedule's fitting first, if any of its stages", got)
 	}
 	own := 0
 	for _, f := range res.Groups {
