@@ -247,7 +247,7 @@ func StudyGroups(ctx context.Context, all *Sample, segs []Group, opt GroupOption
 		f.Fallback = f.Final < float64(opt.MinFinal)
 		out.Groups = append(out.Groups, f)
 	}
-	if fromBaseline || out.anyFallback() {
+	if _, small := curveGroups(trains, tests); fromBaseline || out.anyFallback() || !small {
 		res, err := Study(ctx, fitOn, heldOut, shared)
 		if err != nil {
 			return nil, fmt.Errorf("the shared schedule: %w", err)
@@ -290,7 +290,9 @@ func (s *GroupStudy) anyFallback() bool {
 
 // sharedBeside runs the shared schedule's Study beside curves (the
 // groups' allocation, which needs it only for fallbacks), so that the
-// two keep the cores busy where each alone leaves one idle. The shared
+// two keep the cores busy where each alone leaves one idle: for groups
+// small enough that curveGroups keeps their studies, as the memory of
+// both at once is then small too. The shared
 // study's error comes first, as when the two run in turn; it stops the
 // curves by calling stop, the cancel of their context.
 func (s *GroupStudy) sharedBeside(ctx context.Context, stop context.CancelFunc, fitOn Sample, heldOut *HeldOut, opt StudyOptions, curves func() error) error {
