@@ -292,9 +292,9 @@ func (s *GroupStudy) anyFallback() bool {
 // groups' allocation, which needs it only for fallbacks), so that the
 // two keep the cores busy where each alone leaves one idle: for groups
 // small enough that curveGroups keeps their studies, as the memory of
-// both at once is then small too. The shared
-// study's error comes first, as when the two run in turn; it stops the
-// curves by calling stop, the cancel of their context.
+// both at once is then small too. The shared study's error comes first,
+// as when the two run in turn, and stops the curves (stop cancels their
+// context); a failing curve waits for the shared study to end.
 func (s *GroupStudy) sharedBeside(ctx context.Context, stop context.CancelFunc, fitOn Sample, heldOut *HeldOut, opt StudyOptions, curves func() error) error {
 	done := make(chan error, 1)
 	go func() {
