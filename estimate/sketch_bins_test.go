@@ -101,10 +101,10 @@ func TestEachBin(t *testing.T) {
 	}
 }
 
-// TestSegmentBinsStaySparse: a sketch by a column of 45 values, 4,000
+// TestGroupBinsStaySparse: a sketch by a column of 45 values, 4,000
 // rows each, keeps each value's bins sparse (a few hundred kB a value,
 // where every bin costs 25 MB); the whole's 180,000 rows turn dense.
-func TestSegmentBinsStaySparse(t *testing.T) {
+func TestGroupBinsStaySparse(t *testing.T) {
 	s, err := NewGroupedSketch("channel", 0.2, 1)
 	if err != nil {
 		t.Fatal(err)
