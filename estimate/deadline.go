@@ -126,6 +126,10 @@ func Deadlines(s *Survival, opt DeadlineOptions) []Deadline {
 	alpha := opt.Alpha / float64(len(t)) // Bonferroni over the candidates
 	tied := tieGrid(t, ev) > 0
 	var found []candidate
+	// The windows' ends grow with c (unless tied widths shrink them), so
+	// each attempt's are found walking on from the last (spikeBounds).
+	var first spikeBounds
+	var wide [2]spikeBounds
 	for i, c := range t {
 		if c <= 0 {
 			continue
@@ -142,13 +146,13 @@ func Deadlines(s *Survival, opt DeadlineOptions) []Deadline {
 		if hw > opt.MaxRelWidth*c { // rounding hides whether it is narrow
 			continue
 		}
-		if d, ok := j.spike(c, hw, 0, opt, alpha); ok {
+		if d, ok := j.spike(c, hw, 0, opt, alpha, &first); ok {
 			found = append(found, candidate{d, hw})
 			continue
 		}
-		for _, rel := range []float64{0.025, 0.05} {
+		for k, rel := range []float64{0.025, 0.05} {
 			if w := rel * c; w > hw {
-				if d, ok := j.spike(c, w, w, opt, alpha/2); ok {
+				if d, ok := j.spike(c, w, w, opt, alpha/2, &wide[k]); ok {
 					found = append(found, candidate{d, hw})
 					break
 				}
@@ -191,11 +195,44 @@ func (j *jumps) mass(lo, hi float64) (float64, float64) {
 	return j.cum[k] - j.cum[i], j.cumEv[k] - j.cumEv[i]
 }
 
+// massFrom is mass, its window's ends found by a and b (span's indices).
+func (j *jumps) massFrom(lo, hi float64, a, b *bound) (float64, float64) {
+	i := a.at(j.t, lo)
+	k := max(i, b.at(j.t, math.Nextafter(hi, math.Inf(1))))
+	return j.cum[k] - j.cum[i], j.cumEv[k] - j.cumEv[i]
+}
+
+// bound finds the least index i of the sorted ages t with t[i] ≥ x
+// (len(t) for none), for x from a sequence that mostly grows: walking on
+// from its last answer while x does not fall, bisecting when it does.
+// A sequence that grows costs O(len(t)) in all, not a bisection each.
+type bound struct {
+	x    float64
+	i    int
+	used bool
+}
+
+func (b *bound) at(t []float64, x float64) int {
+	if !b.used || x < b.x {
+		b.i, _ = slices.BinarySearch(t, x)
+	} else {
+		for b.i < len(t) && t[b.i] < x {
+			b.i++
+		}
+	}
+	b.x, b.used = x, true
+	return b.i
+}
+
+// spikeBounds are the ends of one kind of spike's windows: the core and
+// the two flanks.
+type spikeBounds struct{ core, left, right [2]bound }
+
 // spike tests the window c ± hw against flanks gap beyond its ends and
-// returns the deadline it makes, if any.
-func (j *jumps) spike(c, hw, gap float64, opt DeadlineOptions, alpha float64) (Deadline, bool) {
+// returns the deadline it makes, if any; sb finds the windows' ends.
+func (j *jumps) spike(c, hw, gap float64, opt DeadlineOptions, alpha float64, sb *spikeBounds) (Deadline, bool) {
 	fl := max(opt.FlankRel*c, 10*hw)
-	core, coreEv := j.mass(c-hw, c+hw)
+	core, coreEv := j.massFrom(c-hw, c+hw, &sb.core[0], &sb.core[1])
 	if core < opt.MinShare {
 		return Deadline{}, false
 	}
@@ -203,8 +240,8 @@ func (j *jumps) spike(c, hw, gap float64, opt DeadlineOptions, alpha float64) (D
 	// both sides, so the edge of a mode is not one.
 	lo := max(0, c-hw-gap-fl)
 	eps := 1e-9 * c // flanks exclude the window's closed ends
-	left, leftEv := j.mass(lo, c-hw-gap-eps)
-	right, rightEv := j.mass(c+hw+gap+eps, c+hw+gap+fl)
+	left, leftEv := j.massFrom(lo, c-hw-gap-eps, &sb.left[0], &sb.left[1])
+	right, rightEv := j.massFrom(c+hw+gap+eps, c+hw+gap+fl, &sb.right[0], &sb.right[1])
 	lr, rr := 2*hw/max(c-hw-gap-lo, 1e-300), 2*hw/fl
 	expect, lambda := right*rr, (rightEv+1)*rr
 	if c-hw-gap-lo >= fl/2 && left*lr > expect { // a cut-off left flank is too short to judge

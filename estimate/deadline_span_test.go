@@ -36,3 +36,30 @@ func TestJumpsSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundWalksAsItBisects: a bound asked for the ends of windows in
+// any order, growing, falling or repeating, finds the indices a
+// bisection of the whole does.
+func TestBoundWalksAsItBisects(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for n := range 30 {
+		ts := make([]float64, n)
+		for i := range ts {
+			ts[i] = float64(rng.IntN(20)) / 2
+		}
+		sort.Float64s(ts)
+		var b bound
+		x := -1.0
+		for range 300 {
+			if rng.IntN(4) == 0 {
+				x -= float64(rng.IntN(8)) / 4 // mostly growing, now and then falling
+			} else {
+				x += float64(rng.IntN(3)) / 4
+			}
+			want := sort.SearchFloat64s(ts, x)
+			if got := b.at(ts, x); got != want {
+				t.Fatalf("ages %v: at(%v) = %d, want %d", ts, x, got, want)
+			}
+		}
+	}
+}
