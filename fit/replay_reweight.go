@@ -14,21 +14,26 @@ import (
 // that a reweighting of the items (a bootstrap resample) is measured
 // by sums alone: an item's outcome does not depend on the weights.
 type replayed struct {
-	out   []outcome
-	order []int // the seen items by increasing lag
+	// By item: its asks, 1 when seen (else 0), and its lag when seen
+	// (else 0), so that measure's sums run without a branch.
+	asks, seen, lag []float64
+	order           []int // the seen items by increasing lag
 }
 
 // replayAll replays s on items to horizon (> 0).
 func replayAll(s *schedule.Schedule, items []estimate.Item, horizon time.Duration) *replayed {
 	r := newReplayer(s)
-	rp := &replayed{out: make([]outcome, len(items))}
+	n := len(items)
+	rp := &replayed{asks: make([]float64, n), seen: make([]float64, n), lag: make([]float64, n)}
 	for i, it := range items {
-		rp.out[i] = replayOne(r, it, horizon)
-		if rp.out[i].seen {
+		o := replayOne(r, it, horizon)
+		rp.asks[i] = float64(o.asks)
+		if o.seen {
+			rp.seen[i], rp.lag[i] = 1, o.lag
 			rp.order = append(rp.order, i)
 		}
 	}
-	slices.SortFunc(rp.order, func(a, b int) int { return cmp.Compare(rp.out[a].lag, rp.out[b].lag) })
+	slices.SortFunc(rp.order, func(a, b int) int { return cmp.Compare(rp.lag[a], rp.lag[b]) })
 	return rp
 }
 
@@ -37,14 +42,15 @@ func replayAll(s *schedule.Schedule, items []estimate.Item, horizon time.Duratio
 // answer is seen).
 func (rp *replayed) measure(weights []float64) (mean, p95, perItem float64) {
 	var total, requests, seen, sum float64
-	for i, o := range rp.out {
-		w := weights[i]
+	weights = weights[:len(rp.asks)]
+	asks, seenAt, lags := rp.asks, rp.seen[:len(rp.asks)], rp.lag[:len(rp.asks)]
+	for i, w := range weights {
+		// An unseen item adds w·0 = +0 to seen and sum: the sums the
+		// seen items alone make, to the bit.
 		total += w
-		requests += w * float64(o.asks)
-		if o.seen {
-			seen += w
-			sum += w * o.lag
-		}
+		requests += w * asks[i]
+		seen += w * seenAt[i]
+		sum += w * lags[i]
 	}
 	perItem = requests / total
 	if !(seen > 0) {
@@ -56,7 +62,7 @@ func (rp *replayed) measure(weights []float64) (mean, p95, perItem float64) {
 	var cum float64
 	for _, i := range rp.order {
 		if w := weights[i]; w > 0 {
-			p95 = rp.out[i].lag
+			p95 = rp.lag[i]
 			if cum += w; cum >= target {
 				break
 			}
