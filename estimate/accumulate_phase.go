@@ -23,11 +23,16 @@ func (a *Accumulator) addSparsePhase(ph int64, w float64) {
 
 // densePhase makes the dense phase histogram from the sparse one.
 func (a *Accumulator) densePhase() {
-	a.phase = written(nPhaseBins)
-	for b, w := range a.phaseBins {
-		a.phase[b] = w
+	a.phase, a.phaseBins = dayOf(a.phaseBins), nil
+}
+
+// dayOf is a sparse phase histogram as a dense one.
+func dayOf(bins map[int32]float64) []float64 {
+	day := written(nPhaseBins)
+	for b, w := range bins {
+		day[b] = w
 	}
-	a.phaseBins = nil
+	return day
 }
 
 // foldPhase adds w final items settled ph ns into their day to the phase
@@ -74,9 +79,5 @@ func (a *Accumulator) phaseDay() []float64 {
 	if a.phase != nil || a.phaseBins == nil {
 		return a.phase
 	}
-	day := make([]float64, nPhaseBins)
-	for b, w := range a.phaseBins {
-		day[b] = w
-	}
-	return day
+	return dayOf(a.phaseBins)
 }

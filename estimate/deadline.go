@@ -182,23 +182,27 @@ func newJumps(t, m, ev []float64) *jumps {
 
 // span returns the indices [i, k) of the jumps at ages in [lo, hi].
 func (j *jumps) span(lo, hi float64) (int, int) {
-	i, _ := slices.BinarySearch(j.t, lo)
-	// The first age above hi is the first at or above the next float
-	// (the ages are finite).
-	k, _ := slices.BinarySearch(j.t, math.Nextafter(hi, math.Inf(1)))
-	return i, max(i, k)
+	var a, b bound
+	return j.spanFrom(lo, hi, &a, &b)
+}
+
+// spanFrom is span, its window's ends found by a and b. The first age
+// above hi is the first at or above the next float (the ages are
+// finite).
+func (j *jumps) spanFrom(lo, hi float64, a, b *bound) (int, int) {
+	i := a.at(j.t, lo)
+	return i, max(i, b.at(j.t, math.Nextafter(hi, math.Inf(1))))
 }
 
 // mass returns the mass and the events at ages in [lo, hi].
 func (j *jumps) mass(lo, hi float64) (float64, float64) {
-	i, k := j.span(lo, hi)
-	return j.cum[k] - j.cum[i], j.cumEv[k] - j.cumEv[i]
+	var a, b bound
+	return j.massFrom(lo, hi, &a, &b)
 }
 
-// massFrom is mass, its window's ends found by a and b (span's indices).
+// massFrom is mass, its window's ends found by a and b.
 func (j *jumps) massFrom(lo, hi float64, a, b *bound) (float64, float64) {
-	i := a.at(j.t, lo)
-	k := max(i, b.at(j.t, math.Nextafter(hi, math.Inf(1))))
+	i, k := j.spanFrom(lo, hi, a, b)
 	return j.cum[k] - j.cum[i], j.cumEv[k] - j.cumEv[i]
 }
 

@@ -12,11 +12,7 @@ import (
 func TestJumpsSpan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for n := range 40 {
-		ts := make([]float64, n)
-		for i := range ts {
-			ts[i] = float64(rng.IntN(30)) / 2
-		}
-		sort.Float64s(ts)
+		ts := sortedAges(rng, n, 30)
 		j := &jumps{t: ts}
 		for range 200 {
 			lo := float64(rng.IntN(36)-3) / 2
@@ -43,11 +39,7 @@ func TestJumpsSpan(t *testing.T) {
 func TestBoundWalksAsItBisects(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for n := range 30 {
-		ts := make([]float64, n)
-		for i := range ts {
-			ts[i] = float64(rng.IntN(20)) / 2
-		}
-		sort.Float64s(ts)
+		ts := sortedAges(rng, n, 20)
 		var b bound
 		x := -1.0
 		for range 300 {
@@ -62,4 +54,14 @@ func TestBoundWalksAsItBisects(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sortedAges are n ages of half seconds below steps/2, sorted, with ties.
+func sortedAges(rng *rand.Rand, n, steps int) []float64 {
+	ts := make([]float64, n)
+	for i := range ts {
+		ts[i] = float64(rng.IntN(steps)) / 2
+	}
+	sort.Float64s(ts)
+	return ts
 }

@@ -249,7 +249,7 @@ func SplitRow(it Item, w, share float64, seed uint64) (fitW, outW float64) {
 }
 
 // Merge adds the rows of t to s; both must have the same split and the
-// same segment column (or none), and groups merge value by value. The
+// same group column (or none), and groups merge value by value. The
 // samples merge to the smaller Sample of the two (none when either has
 // none), and the values' to the smaller GroupSample.
 func (s *Sketch) Merge(t *Sketch) error {

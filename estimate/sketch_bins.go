@@ -126,26 +126,6 @@ func (t *kindBins) nonEmpty() []int32 {
 	return out
 }
 
-// count is how many bins hold items.
-func (t *kindBins) count() int {
-	n := 0
-	for _, pg := range t.pages {
-		for i := range pg {
-			if pg[i].w != 0 {
-				n++
-			}
-		}
-	}
-	for _, c := range t.used {
-		for i := range c {
-			if c[i].w != 0 {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // merge adds q's bins to t.
 func (t *kindBins) merge(q *kindBins) {
 	for _, b := range q.nonEmpty() {
@@ -177,14 +157,25 @@ func (p *SketchPart) kinds() [3]*kindBins {
 // kindStatuses are the kinds' statuses, in the same order.
 var kindStatuses = [3]Status{Settled, Failed, Pending}
 
+// binLists are the bins that hold items of each kind (nonEmpty), in
+// the order of kinds.
+func (p *SketchPart) binLists() [3][]int32 {
+	var lists [3][]int32
+	for j, t := range p.kinds() {
+		lists[j] = t.nonEmpty()
+	}
+	return lists
+}
+
 // eachBin calls fn with each bin that holds items, in increasing order,
 // and its kinds (empty where it has none), until fn returns an error.
 func (p *SketchPart) eachBin(fn func(b int, k [3]binStat) error) error {
+	return p.walkBins(p.binLists(), fn)
+}
+
+// walkBins is eachBin over the part's binLists.
+func (p *SketchPart) walkBins(lists [3][]int32, fn func(b int, k [3]binStat) error) error {
 	ks := p.kinds()
-	var lists [3][]int32
-	for j, t := range ks {
-		lists[j] = t.nonEmpty()
-	}
 	var next [3]int
 	for {
 		b := int32(math.MaxInt32)

@@ -9,11 +9,11 @@ import (
 )
 
 // A SketchRow is one row of a sketch file (see WriteSketch): one
-// non-empty bin of one kind in one part, of one group in a segmented
+// non-empty bin of one kind in one part, of one group in a grouped
 // sketch. Readers and writers of other file formats go through it.
 type SketchRow struct {
 	// Group is the row's value of the sketch's By column ("" when the
-	// sketch is not segmented).
+	// sketch is not grouped).
 	Group string
 	// Part is fit or heldout, Kind settled, failed or pending.
 	Part, Kind string
@@ -132,7 +132,7 @@ func pickPart(fitPart, heldOut *SketchPart, name string) *SketchPart {
 // kindStatus is the status a row's kind (or status) field names:
 // settled, failed or pending.
 func kindStatus(kind string) (Status, bool) {
-	for _, st := range []Status{Settled, Failed, Pending} {
+	for _, st := range kindStatuses {
 		if kind == st.String() {
 			return st, true
 		}
@@ -171,11 +171,11 @@ func parseSketchNumber(f, col string) (float64, error) {
 // kind (settled, failed, pending), at the bin's common age, or its mean
 // age when they differ.
 func (p *SketchPart) Bins() (items []Item, weights []float64) {
-	n := p.settled.count() + p.failed.count() + p.pending.count()
-	if n > 0 {
+	lists := p.binLists()
+	if n := len(lists[0]) + len(lists[1]) + len(lists[2]); n > 0 {
 		items, weights = make([]Item, 0, n), make([]float64, 0, n)
 	}
-	p.eachBin(func(_ int, k [3]binStat) error {
+	p.walkBins(lists, func(_ int, k [3]binStat) error {
 		for j, b := range k {
 			if b.w > 0 {
 				items = append(items, Item{Age: b.age(), Status: kindStatuses[j]})
