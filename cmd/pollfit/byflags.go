@@ -17,14 +17,17 @@ type byFlags struct {
 	perGroup bool
 	minFinal int
 	fs       *pflag.FlagSet
-	// the values of the old spellings (groupRenames)
+	// the values of the old spellings (perGroupRenamed, minGroupRenamed)
 	oldPerGroup bool
 	oldMinFinal int
 }
 
-// groupRenames are the group flags' old spellings: a value of --by's
-// column is a group, as in the library; "segment" was also a clause.
-var groupRenames = []renamed{{"", "budget-per-segment", "budget-per-group"}, {"", "min-segment", "min-group"}}
+// The group flags' old spellings: a value of --by's column is a group,
+// as in the library; "segment" was also a clause.
+var (
+	perGroupRenamed = renamed{"", "budget-per-segment", "budget-per-group"}
+	minGroupRenamed = renamed{"", "min-segment", "min-group"}
+)
 
 // addByFlag registers --by on fs; withBudget adds the budget-sharing
 // flags of fit.
@@ -37,9 +40,8 @@ func addByFlag(fs *pflag.FlagSet, withBudget bool) *byFlags {
 		fs.IntVar(&b.minFinal, "min-group", fit.DefaultMinGroupFinal, "with --by, the fewest final answers a value needs among its fitting items for a schedule of its own (smaller ones follow the shared schedule)")
 		fs.BoolVar(&b.oldPerGroup, "budget-per-segment", false, "")
 		fs.IntVar(&b.oldMinFinal, "min-segment", fit.DefaultMinGroupFinal, "")
-		for _, r := range groupRenames {
-			r.hide(fs)
-		}
+		perGroupRenamed.hide(fs)
+		minGroupRenamed.hide(fs)
 	}
 	return b
 }
@@ -50,20 +52,10 @@ func (b *byFlags) useRenamed(e *env, cmd string) error {
 	if b.fs == nil {
 		return nil
 	}
-	for i, r := range groupRenames {
-		r.cmd = cmd
-		old, err := r.useOld(e, b.fs)
-		if err != nil {
-			return err
-		}
-		switch {
-		case old && i == 0:
-			b.perGroup = b.oldPerGroup
-		case old:
-			b.minFinal = b.oldMinFinal
-		}
+	if err := perGroupRenamed.in(cmd).take(e, b.fs, func() { b.perGroup = b.oldPerGroup }); err != nil {
+		return err
 	}
-	return nil
+	return minGroupRenamed.in(cmd).take(e, b.fs, func() { b.minFinal = b.oldMinFinal })
 }
 
 // readGroups reads the logs at args split by the values of column by

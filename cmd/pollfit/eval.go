@@ -73,15 +73,11 @@ simulate --strategy and export --schedule read SPEC alike.`,
 				if err := checkPlots(*force, *plotPath); err != nil {
 					return err
 				}
-				if old, err := seedAlias.useOld(e, fs); err != nil {
+				if err := seedAlias.take(e, fs, func() { *seed = *oldSeed }); err != nil {
 					return err
-				} else if old {
-					*seed = *oldSeed
 				}
-				if old, err := asksByAlias.useOld(e, fs); err != nil {
+				if err := asksByAlias.take(e, fs, func() { *asksBy = *oldAsksBy }); err != nil {
 					return err
-				} else if old {
-					*asksBy = *oldAsksBy
 				}
 				if len(args) == 0 {
 					return usagef("eval: give at least one LOG")

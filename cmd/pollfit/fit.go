@@ -268,13 +268,7 @@ var clausesRenamed = renamed{"", "segments", "clauses"}
 // useRenamed takes the old spellings of renamed flags given, warning on
 // stderr; cmd names the command in the warning.
 func (v *fitFlagValues) useRenamed(e *env, cmd string) error {
-	r := clausesRenamed
-	r.cmd = cmd
-	old, err := r.useOld(e, v.fs)
-	if old {
-		v.clauses = v.oldClauses
-	}
-	return err
+	return clausesRenamed.in(cmd).take(e, v.fs, func() { v.clauses = v.oldClauses })
 }
 
 // studyOptions are the flags as fit.StudyOptions.

@@ -63,10 +63,8 @@ see above); answers after that are pending in the log.`,
 				if len(args) > 0 {
 					return usagef("gen: unexpected argument %q", quote.Clip(args[0]))
 				}
-				if old, err := formatAlias.useOld(e, fs); err != nil {
+				if err := formatAlias.take(e, fs, func() { *format = *oldFormat }); err != nil {
 					return err
-				} else if old {
-					*format = *oldFormat
 				}
 				if *model == "realistic" {
 					return genRealistic(e, fs, *n, *seed, *format, *out, *force)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -122,10 +123,10 @@ func runCrowd(e *env, f *simFlags, policies []simulate.Policy) error {
 			return fmt.Errorf("simulate: %s: %w", p, err)
 		}
 		if s.GaveUp.P90 > 0 {
-			fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: clients gave up (median %g per run); served times count served clients only\n", p, s.GaveUp.Median)
+			simWarn(e, f.rf.quiet, "%s: clients gave up (median %g per run); served times count served clients only", p, s.GaveUp.Median)
 		}
 		if s.Unfinished.P90 > 0 {
-			fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: clients still retrying at the horizon (median %g per run)\n", p, s.Unfinished.Median)
+			simWarn(e, f.rf.quiet, "%s: clients still retrying at the horizon (median %g per run)", p, s.Unfinished.Median)
 		}
 		rows = append(rows, simRow{p.String(), s, []string{spreadCell(s.LastServed, "s"), spreadCell(s.CallsSent, ""),
 			spreadCell(s.CallsRefused, ""), spreadCell(s.TypicalServed, "s"), spreadCell(s.PeakCallsPerSecond, "")}})
@@ -190,10 +191,17 @@ func simulateLog(e *env, flag, path string, opt logs.Options, quiet bool) ([]est
 	if err != nil {
 		return nil, fmt.Errorf("simulate: --%s: %w", flag, err)
 	}
-	if len(st.Skipped) > 0 && !quiet {
-		fmt.Fprintf(e.stderr, "pollfit: warning: simulate: --%s %s: skipped %s\n", flag, path, logs.SkippedText(st.Skipped))
+	if len(st.Skipped) > 0 {
+		simWarn(e, quiet, "--%s %s: skipped %s", flag, path, logs.SkippedText(st.Skipped))
 	}
 	return items, nil
+}
+
+// simWarn writes a warning of simulate's on stderr, unless quiet (-q).
+func simWarn(e *env, quiet bool, format string, args ...any) {
+	if !quiet {
+		fmt.Fprintf(e.stderr, "pollfit: warning: simulate: "+format+"\n", args...)
+	}
 }
 
 func simDuration(flag, s string) (time.Duration, error) {
@@ -220,10 +228,10 @@ func logArrivals(e *env, path string, opt logs.Options, quiet bool) ([]time.Dura
 		}
 	}
 	if len(ts) == 0 {
-		return nil, fmt.Errorf("simulate: --arrivals-log %s: no creation times (its --created-col, %s by default)", path, "created_at")
+		return nil, fmt.Errorf("simulate: --arrivals-log %s: no creation times in column %s (--created-col)", path, cmp.Or(opt.CreatedCol, "created_at"))
 	}
 	if n := len(items) - len(ts); n > 0 {
-		fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: %d items without a creation time left out\n", path, n)
+		simWarn(e, quiet, "%s: %d items without a creation time left out", path, n)
 	}
 	slices.Sort(ts)
 	out := make([]time.Duration, len(ts))
@@ -249,7 +257,7 @@ func logAnswers(e *env, path string, opt logs.Options, quiet bool) ([]time.Durat
 		return nil, fmt.Errorf("simulate: --answer-log %s: no settled items", path)
 	}
 	if n := len(items) - len(out); n > 0 {
-		fmt.Fprintf(e.stderr, "pollfit: warning: simulate: %s: %d pending items left out of the answer times\n", path, n)
+		simWarn(e, quiet, "%s: %d pending items left out of the answer times", path, n)
 	}
 	return out, nil
 }

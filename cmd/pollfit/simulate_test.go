@@ -134,6 +134,9 @@ func TestSimulateLogs(t *testing.T) {
 	if code != 0 || got != out || !strings.Contains(errs, "warning: simulate: --arrivals-log "+own+": skipped 1 bad row") {
 		t.Errorf("own columns: exit %d, %q\n%s\nwant\n%s", code, errs, got, out)
 	}
+	if got, errs, code := cliRun(t, append(args, "-q")...); code != 0 || got != out || errs != "" {
+		t.Errorf("-q: exit %d, stderr %q", code, errs)
+	}
 	_, errs, code = cliRun(t, append(args[:len(args)-7:len(args)-7], "--delimiter", ";")...) // the columns not named
 	if code != 1 || !strings.Contains(errs, "name your columns with --created-col") {
 		t.Errorf("own columns not named: exit %d, %q", code, errs)
