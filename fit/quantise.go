@@ -31,7 +31,10 @@ type clauseSet struct {
 	// askPrice is an objective per ask of any kind, which caps the asks a
 	// stuck item gets by the horizon (see problem.capStuck).
 	askPrice float64
-	w        *walker
+	// stuckK is where the stuck cap's last search on the set found its
+	// bracket (see problem.stuckBracket).
+	stuckK int
+	w      *walker
 	// scratch is solveWithin's table, kept between its calls.
 	scratch *budgetTable
 }
