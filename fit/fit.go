@@ -102,6 +102,10 @@ type Result struct {
 	// Multiplier is the price (λ, per request) or per-ask multiplier (μ)
 	// at which Schedule is optimal.
 	Multiplier float64
+	// capped reports that the stuck cap, not the budget alone, bound
+	// the clauses: the cheapest within the budget asked a stuck item
+	// more often than it allows.
+	capped bool
 }
 
 // Optimal fits a schedule to a settle-time distribution, such as an
@@ -187,6 +191,9 @@ type problem struct {
 	forever        bool
 	minGap, maxGap float64
 	countTo        float64 // asks at ages ≤ countTo count towards AsksBy
+	// capped: the cheapest clauses within the budget broke the stuck
+	// cap, so capStuck priced the asks (Result.capped).
+	capped bool
 }
 
 func newProblem(opt Options) (*problem, error) {

@@ -37,7 +37,7 @@ func (p *problem) run() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Schedule, res.Multiplier = p.polish(s), m
+		res.Schedule, res.Multiplier, res.capped = p.polish(s), m, p.capped
 		if err := stopped(p.opt.ctx, "fit: polish"); err != nil {
 			return nil, err
 		}

@@ -136,7 +136,7 @@ func (st *study) atCost(c *Comparison, main bool, cv *curve) error {
 		if err != nil {
 			return err
 		}
-		cv.put(costPoint{cost, m, res.Schedule})
+		cv.put(costPoint{cost, m, res.Schedule, res.capped})
 	}
 	budgets := []float64{cost}
 	if grid := sameLagBudgets(cost); len(grid) > 0 {

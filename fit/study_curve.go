@@ -104,7 +104,7 @@ func (cv *curve) fit(b float64) (curvePoint, error) {
 	if err != nil {
 		return curvePoint{}, err
 	}
-	return curvePoint{costPoint: costPoint{b, m, res.Schedule}, ok: true}, nil
+	return curvePoint{costPoint: costPoint{b, m, res.Schedule, res.capped}, ok: true}, nil
 }
 
 // sameLagGrid is how many budgets below the baseline's cost the search

@@ -33,6 +33,8 @@ type costPoint struct {
 	budget float64
 	row    Row
 	s      *schedule.Schedule
+	// capped: the stuck cap bound the fit (Result.capped).
+	capped bool
 }
 
 func (p costPoint) cost() float64 { return p.row.RequestsPerItem }
@@ -82,9 +84,28 @@ func bracketCost(want float64, p0 costPoint, fitAt func(b float64) (costPoint, b
 		if !fitted {
 			return lo, hi, false, nil // too little to fit
 		}
+		if up && capBinds(from, p) {
+			return lo, hi, false, nil // more budget buys nothing
+		}
 		pts = append(pts, p)
 	}
 }
+
+// capBinds reports that the fit at a bigger budget, more, is the fit at
+// from's again, under a stuck cap that bound it, and leaves more than
+// capSlack of from's budget unspent on the held-out items: the cap, not
+// the budget, decides those fits, and a bigger budget still is not
+// fitted. A fit the budget holds spends it to within the clauses' steps;
+// a plateau of the budget alone, or one that spends what it is given,
+// is searched on.
+func capBinds(from, more costPoint) bool {
+	return more.capped && more.budget > from.budget && more.cost() < (1-capSlack)*from.budget &&
+		from.s != nil && more.s != nil && more.s.String() == from.s.String()
+}
+
+// capSlack is the share of its budget a fit must leave unspent for
+// capBinds to say the stuck cap holds it: 5%.
+const capSlack = 0.05
 
 // equalCost sets the fitted lag at the baseline's held-out requests per
 // item: Fitted's own when the held-out costs agree to 0.5% or the budget
@@ -97,7 +118,7 @@ func (st *study) equalCost(c *Comparison, cv *curve) error {
 	if c.SameCost = sameCost(c.Fitted.RequestsPerItem, want); c.SameCost || c.Budget.Kind() != BudgetRequests {
 		return nil
 	}
-	tried := []costPoint{{c.Budget.RequestsPerItem, c.Fitted, c.Schedule}}
+	tried := []costPoint{{budget: c.Budget.RequestsPerItem, row: c.Fitted, s: c.Schedule}}
 	fitAt := func(b float64) (costPoint, bool, error) {
 		p, ok, err := cv.fitAt(b)
 		if ok {

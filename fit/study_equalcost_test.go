@@ -15,13 +15,25 @@ import (
 
 // fakeFrontier is a frontier worked by hand: a fit at budget b spends
 // cost(b) on the held-out items and waits lag(b); calls counts the fits.
+// With sched, the fit's schedule is sched(b) and capped(b) says whether
+// the stuck cap bound it.
 type fakeFrontier struct {
 	cost, lag func(b float64) float64
+	sched     func(b float64) string
+	capped    func(b float64) bool
 	calls     int
 }
 
 func (f *fakeFrontier) at(b float64) costPoint {
-	return costPoint{budget: b, row: Row{Metrics: Metrics{RequestsPerItem: f.cost(b), Lag: LagStats{Mean: f.lag(b)}}}}
+	p := costPoint{budget: b, row: Row{Metrics: Metrics{RequestsPerItem: f.cost(b), Lag: LagStats{Mean: f.lag(b)}}}}
+	if f.sched != nil {
+		s, err := schedule.Parse(f.sched(b))
+		if err != nil {
+			panic(err) // the tests' own schedules
+		}
+		p.s, p.capped = s, f.capped(b)
+	}
+	return p
 }
 
 func (f *fakeFrontier) fitAt(b float64) (costPoint, bool, error) {
@@ -86,6 +98,51 @@ func TestBracketCostCrossesAPlateau(t *testing.T) {
 	}
 	if lo.cost() != 19.98 || hi.cost() != 20.86 {
 		t.Errorf("bracket [%g, %g], want [19.98, 20.86]", lo.cost(), hi.cost())
+	}
+}
+
+// The realistic log's prod (2s until 1m, 10s until 10m): its stuck cap of
+// 85 asks holds the fit at its cost to 40.16 held-out requests of prod's
+// 42.56, and every bigger budget gives that fit again (the old search
+// fitted four more, to 68 requests per item, all the same). Once a
+// bigger budget gives the same fit under the cap with a twentieth of
+// the budget unspent, the search stops, in one fit. Without the cap, or
+// with a fit that spends its budget (a plateau of the clauses' steps,
+// as on the payments log), it searches on.
+func TestBracketCostStopsWhereTheCapHolds(t *testing.T) {
+	held := func(capped bool) *fakeFrontier {
+		return &fakeFrontier{cost: func(b float64) float64 { return math.Min(0.97*b, 40.16) }, lag: func(b float64) float64 { return 90 / math.Min(b, 41.4) },
+			sched: func(b float64) string {
+				if b >= 41.4 {
+					return "2s until 30s, 5s until 3m, 10s until 5m, 15s until 10m"
+				}
+				return "2s until 30s, 5s until 3m, 10s until 5m, 20s until 10m"
+			}, capped: func(b float64) bool { return capped && b >= 41.4 }}
+	}
+	f := held(true)
+	if _, _, ok, err := bracketCost(42.56, f.at(42.8), f.fitAt); ok || err != nil || f.calls != 1 {
+		t.Errorf("held by the cap: ok %v, err %v after %d fits, want no bracket after 1", ok, err, f.calls)
+	}
+	g := held(false)
+	if _, _, ok, _ := bracketCost(42.56, g.at(42.8), g.fitAt); ok || g.calls != equalCostFits {
+		t.Errorf("held by the budget alone: ok %v after %d fits, want no bracket after %d", ok, g.calls, equalCostFits)
+	}
+	// Capped, the same fit at a bigger budget, but 2.7% of the budget
+	// unspent: the plateau of TestBracketCostCrossesAPlateau, searched on.
+	h := &fakeFrontier{cost: func(b float64) float64 {
+		if b < 21 {
+			return 19.98
+		}
+		return 20.86
+	}, lag: func(b float64) float64 { return 40 / b },
+		sched: func(b float64) string {
+			if b < 21 {
+				return "1s until 2s, 2s until 30s, 5s until 2m, 15s until 5m"
+			}
+			return "1s until 2s, 2s until 30s, 5s until 2m, 10s until 5m"
+		}, capped: func(float64) bool { return true }}
+	if lo, hi, ok, err := bracketCost(20.28, h.at(20.54), h.fitAt); !ok || err != nil || lo.cost() != 19.98 || hi.cost() != 20.86 {
+		t.Errorf("a plateau that spends its budget, capped: ok %v, err %v, bracket [%g, %g], want [19.98, 20.86]", ok, err, lo.cost(), hi.cost())
 	}
 }
 
