@@ -78,10 +78,11 @@ func (st *study) estimateShapes() *Shapes {
 // shape adds the shapes that pay to a fit of the items: a burst after
 // each deadline, aligned asks after batch boundaries, reset on signal.
 // A shape that asks a stuck item more often than the cap allows is left
-// out. The main fit (the first) records what happened.
+// out. The main fit (the first, not a point of a frontier or of a
+// group's curve) records what happened, measured in full.
 func (st *study) shape(res *Result, opt Options) error {
 	f := st.findShapes()
-	main := st.res.Fit == nil
+	main := st.isMain()
 	within := func(name string, sh Shape) bool {
 		ok := opt.StuckAsks <= 0 || AsksBy(sh.Schedule, res.Horizon) <= float64(opt.StuckAsks)+1e-9
 		if !ok && main && sh.Paid {
