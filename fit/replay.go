@@ -124,7 +124,13 @@ func replaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions, tables fu
 		}
 	}
 	acc := lagAcc{keep: !opt.meanOnly}
-	requests := replayItems(r, smp, &m, &acc)
+	acc.reserve(smp)
+	var requests float64
+	if r.listed() {
+		requests = replayListed(r, smp, &m, &acc)
+	} else {
+		requests = replayItems(r, smp, &m, &acc)
+	}
 	m.RequestsPerItem = requests / m.Items
 	switch {
 	case opt.meanOnly:
@@ -145,12 +151,6 @@ func replaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions, tables fu
 // of m and the lags of the detected items to acc, and returns the
 // weighted sum of the requests.
 func replayItems(r *replayer, smp Sample, m *Metrics, acc *lagAcc) (requests float64) {
-	if acc.keep {
-		acc.lags = make([]float64, 0, smp.Len())
-		if smp.Weighted() {
-			acc.weights = make([]float64, 0, smp.Len())
-		}
-	}
 	for i, it := range smp.Items {
 		w := smp.Weight(i)
 		if w == 0 {
@@ -178,6 +178,16 @@ type lagAcc struct {
 	keep             bool
 	lags, weights    []float64
 	sum, total, most float64
+}
+
+// reserve makes room for the lags of smp's items when they are kept.
+func (a *lagAcc) reserve(smp Sample) {
+	if a.keep {
+		a.lags = make([]float64, 0, smp.Len())
+		if smp.Weighted() {
+			a.weights = make([]float64, 0, smp.Len())
+		}
+	}
 }
 
 func (a *lagAcc) add(lag, w float64) {
@@ -215,6 +225,9 @@ type outcome struct {
 
 // replayOne replays one item to the horizon, by Replay's rules.
 func replayOne(r *replayer, it estimate.Item, horizon time.Duration) outcome {
+	if !r.reset && len(r.aligned) == 0 {
+		return listedOutcome(r.tl, nil, &it, horizon) // by age alone
+	}
 	return replayOutcome(r.item(it), it, horizon)
 }
 
