@@ -1,5 +1,10 @@
 package estimate
 
+import (
+	"maps"
+	"slices"
+)
+
 // sparsePhase is how many 100 ms bins of the day an accumulator's phase
 // histogram keeps sparse (about 12 bytes a bin) before it keeps all
 // 864,000 (6.9 MB): a value of a column of many values, of a few
@@ -72,12 +77,21 @@ func (a *Accumulator) mergePhase(b *Accumulator) {
 	a.phaseW += b.phaseW
 }
 
-// phaseDay is the phase histogram, final weight by 100 ms bin of the
-// day, nil when it holds no items: the dense one, or one made from the
-// sparse one.
-func (a *Accumulator) phaseDay() []float64 {
-	if a.phase != nil || a.phaseBins == nil {
-		return a.phase
+// phaseUsed are the bins of the phase histogram that hold weight, in
+// order, and their weights.
+func (a *Accumulator) phaseUsed() (bins []int32, ws []float64) {
+	if a.phase == nil {
+		bins = slices.Sorted(maps.Keys(a.phaseBins))
+		ws = make([]float64, len(bins))
+		for i, b := range bins {
+			ws[i] = a.phaseBins[b]
+		}
+		return bins, ws
 	}
-	return dayOf(a.phaseBins)
+	for b, w := range a.phase {
+		if w != 0 {
+			bins, ws = append(bins, int32(b)), append(ws, w)
+		}
+	}
+	return bins, ws
 }

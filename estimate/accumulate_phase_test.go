@@ -7,7 +7,8 @@ import (
 
 // TestPhaseSparseAndDense: the phase histogram, sparse while few bins
 // are used and dense once many, holds what a plain array of the day's
-// 100 ms bins adding each item does, and so does a merge of any two.
+// 100 ms bins adding each item does, and so does a merge of any two;
+// its used bins are that array's bins with weight, in order.
 func TestPhaseSparseAndDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	fill := func(n int, a *Accumulator, want []float64) {
@@ -26,10 +27,22 @@ func TestPhaseSparseAndDense(t *testing.T) {
 		check := func(name string, x *Accumulator) {
 			t.Helper()
 			day := x.phaseDay()
+			bins, ws := x.phaseUsed()
+			k := 0
 			for i := range want {
 				if day[i] != want[i] {
 					t.Fatalf("%d+%d rows, %s: bin %d holds %v, want %v", c.a, c.b, name, i, day[i], want[i])
 				}
+				if want[i] == 0 {
+					continue
+				}
+				if k >= len(bins) || int(bins[k]) != i || ws[k] != want[i] {
+					t.Fatalf("%d+%d rows, %s: the %d-th used bin is not bin %d holding %v", c.a, c.b, name, k, i, want[i])
+				}
+				k++
+			}
+			if k != len(bins) {
+				t.Fatalf("%d+%d rows, %s: %d bins used, want %d", c.a, c.b, name, len(bins), k)
 			}
 		}
 		check("one", &a)
@@ -40,4 +53,14 @@ func TestPhaseSparseAndDense(t *testing.T) {
 		a.Merge(&b)
 		check("merged", &a)
 	}
+}
+
+// phaseDay is the phase histogram, final weight by 100 ms bin of the
+// day, nil when it holds no items: the dense one, or one made from the
+// sparse one.
+func (a *Accumulator) phaseDay() []float64 {
+	if a.phase != nil || a.phaseBins == nil {
+		return a.phase
+	}
+	return dayOf(a.phaseBins)
 }

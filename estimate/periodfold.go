@@ -10,10 +10,15 @@ import (
 // phaseFolder folds the accumulator's time-of-day histogram at candidate
 // periods.
 type phaseFolder struct {
-	day   []float64 // weight by 100 ms of the day
-	n     float64   // total weight
-	unit  float64   // timestamp resolution used, seconds (≥ 0.1)
-	off   float64   // position of an event in its 100 ms bin, seconds
+	// bins are the 100 ms bins of the day that hold weight, in order,
+	// and ws their weights: a day's histogram of a few thousand answers
+	// is mostly empty bins, and the fold of the day and the parts' sums
+	// add its bins in order, which the empty ones leave as they are.
+	bins  []int32
+	ws    []float64
+	n     float64 // total weight
+	unit  float64 // timestamp resolution used, seconds (≥ 0.1)
+	off   float64 // position of an event in its 100 ms bin, seconds
 	folds map[float64][]float64
 	// lines maps j to Z = 2|Σ w e^{iθ}|²/N at frequency j per day, as
 	// computed by the H-tests (χ² with 2 degrees of freedom under the null).
@@ -21,7 +26,8 @@ type phaseFolder struct {
 }
 
 func newPhaseFolder(a *Accumulator) *phaseFolder {
-	pf := &phaseFolder{day: a.phaseDay(), n: a.phaseW, unit: 0.1, off: 0.05, folds: map[float64][]float64{}, lines: map[int]float64{}}
+	pf := &phaseFolder{n: a.phaseW, unit: 0.1, off: 0.05, folds: map[float64][]float64{}, lines: map[int]float64{}}
+	pf.bins, pf.ws = a.phaseUsed()
 	if r := a.TimestampResolution(); r > 0 {
 		pf.unit, pf.off = r, 0
 	}
@@ -56,17 +62,22 @@ func (pf *phaseFolder) fold(P float64) []float64 {
 	if f, ok := pf.folds[P]; ok {
 		return f
 	}
-	// Fold the smallest fold already made at a multiple of P (every
-	// candidate divides a day, so the day itself is one).
-	src := pf.day
+	// Fold the smallest fold already made at a multiple of P, or the
+	// day (every candidate divides a day).
+	var src []float64
 	for Q, g := range pf.folds {
-		if Q > P && len(g) < len(src) && math.Mod(Q, P) == 0 {
+		if Q > P && (src == nil || len(g) < len(src)) && math.Mod(Q, P) == 0 {
 			src = g
 		}
 	}
 	nP := int(math.Round(P * 10))
 	// Added to, so written first (see written).
 	f := written(nP)
+	if src == nil {
+		for i, b := range pf.bins {
+			f[int(b)%nP] += pf.ws[i]
+		}
+	}
 	for off := 0; off < len(src); off += nP { // len(src) is a multiple of nP
 		for j, v := range src[off : off+nP] {
 			f[j] += v
@@ -246,17 +257,11 @@ func (pf *phaseFolder) partSums(P float64, arc []bool, g int) (inArc, tot []floa
 		}
 	}
 	inArc, tot = make([]float64, g), make([]float64, g)
-	per := len(pf.day) / g // whole periods: g divides the day's periods
-	for k := range g {
-		part := pf.day[k*per : (k+1)*per]
-		var t, a float64
-		for off := 0; off < len(part); off += nP {
-			for j, v := range part[off : off+nP] {
-				t += v // no branch: adding a zero or v·0 changes no sum
-				a += v * inFold[j]
-			}
-		}
-		tot[k], inArc[k] = t, a
+	per := nPhaseBins / g // whole periods: g divides the day's periods
+	for i, b := range pf.bins {
+		v, k := pf.ws[i], int(b)/per
+		tot[k] += v
+		inArc[k] += v * inFold[int(b)%nP] // no branch: adding v·0 changes no sum
 	}
 	return inArc, tot
 }

@@ -8,25 +8,31 @@ import (
 )
 
 // Each fold is the day's histogram folded at its period, bin by bin, as
-// the definition says: the folds of folds and the blocks of a period add
-// the same whole counts.
+// the definition says: the folds of folds, of the day's used bins alone
+// and of the blocks of a period add the same whole counts.
 func TestFoldIsTheDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
-	pf := newPhaseFolder(accumulate(batchLog(r, 5000, 0.3, 300, 2, 3)))
-	cands := pf.candidates(10, 3600)
-	for i := len(cands) - 1; i >= 0; i-- { // as Periodicity: large first
-		pf.fold(cands[i])
-	}
-	for _, P := range cands {
-		nP := int(math.Round(P * 10))
-		want := make([]float64, nP)
-		for i, v := range pf.day {
-			want[i%nP] += v
+	for _, n := range []int{5000, 60000} { // a sparse day's histogram and a dense one
+		acc := accumulate(batchLog(r, n, 0.3, 300, 2, 3))
+		pf, day := newPhaseFolder(acc), acc.phaseDay()
+		if dense := acc.phase != nil; dense != (n > sparsePhase) {
+			t.Fatalf("%d items: dense %v", n, dense)
 		}
-		got := pf.fold(P)
-		for j := range want {
-			if got[j] != want[j] {
-				t.Fatalf("fold at %v s, bin %d: %v, want %v", P, j, got[j], want[j])
+		cands := pf.candidates(10, 3600)
+		for i := len(cands) - 1; i >= 0; i-- { // as Periodicity: large first
+			pf.fold(cands[i])
+		}
+		for _, P := range cands {
+			nP := int(math.Round(P * 10))
+			want := make([]float64, nP)
+			for i, v := range day {
+				want[i%nP] += v
+			}
+			got := pf.fold(P)
+			for j := range want {
+				if got[j] != want[j] {
+					t.Fatalf("%d items, fold at %v s, bin %d: %v, want %v", n, P, j, got[j], want[j])
+				}
 			}
 		}
 	}
@@ -36,7 +42,8 @@ func TestFoldIsTheDefinition(t *testing.T) {
 // the day's histogram summed bin by bin, as the definition says.
 func TestPartSumsAreTheDefinition(t *testing.T) {
 	r := rand.New(rand.NewPCG(75, 76))
-	pf := newPhaseFolder(accumulate(batchLog(r, 20000, 0.3, 300, 2, 3)))
+	acc := accumulate(batchLog(r, 20000, 0.3, 300, 2, 3))
+	pf, day := newPhaseFolder(acc), acc.phaseDay()
 	for _, c := range []struct {
 		P     float64
 		g, nc int
@@ -46,9 +53,9 @@ func TestPartSumsAreTheDefinition(t *testing.T) {
 			arc[i] = r.IntN(3) == 0
 		}
 		inArc, tot := pf.partSums(c.P, arc, c.g)
-		nP, per := int(math.Round(c.P*10)), len(pf.day)/c.g
+		nP, per := int(math.Round(c.P*10)), len(day)/c.g
 		wantIn, wantTot := make([]float64, c.g), make([]float64, c.g)
-		for i, v := range pf.day {
+		for i, v := range day {
 			wantTot[i/per] += v
 			if arc[(i%nP)*len(arc)/nP] {
 				wantIn[i/per] += v
