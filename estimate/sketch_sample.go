@@ -288,6 +288,7 @@ func (p *SketchPart) Sampled() (items []Item, weights []float64, scale float64) 
 	if t := s.total(); s.capped && t > 0 {
 		scale = p.Items / t
 	}
+	items, weights = make([]Item, 0, len(s.rows)), make([]float64, 0, len(s.rows))
 	for _, r := range s.rows {
 		items = append(items, r.item())
 		weights = append(weights, r.n*scale)

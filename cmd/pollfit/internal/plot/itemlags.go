@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/pollfit/pollfit/fit"
 	"github.com/pollfit/pollfit/fit/schedule"
@@ -25,17 +26,27 @@ func percentileCurve(l fit.LagStats) (x, y []float64) {
 // count their items), or its replayed percentiles when the items cannot
 // say (aligned asks on items without creation times).
 func lagCurves(ms []fit.Metrics, scheds []*schedule.Schedule, smp fit.Sample) []Curve {
-	var cs []Curve
+	cs := make([]Curve, len(ms))
+	var wg sync.WaitGroup
 	for i, m := range ms {
-		if lags, ws, err := fit.SampleLags(scheds[i], smp, m.Horizon); err == nil && len(lags) > 0 {
-			x, y := WeightedECDF(lags, ws)
-			cs = append(cs, Curve{Name: withCost(m.Name, m.RequestsPerItem), X: x, Y: y, Steps: true})
-			continue
-		}
-		x, y := percentileCurve(m.Lag)
-		cs = append(cs, Curve{Name: withCost(m.Name, m.RequestsPerItem), X: x, Y: y})
+		wg.Add(1)
+		go func() { // each schedule replayed on its own core: they only read smp
+			defer wg.Done()
+			cs[i] = lagCurve(m, scheds[i], smp)
+		}()
 	}
+	wg.Wait()
 	return cs
+}
+
+// lagCurve is lagCurves' curve of one schedule.
+func lagCurve(m fit.Metrics, s *schedule.Schedule, smp fit.Sample) Curve {
+	if lags, ws, err := fit.SampleLags(s, smp, m.Horizon); err == nil && len(lags) > 0 {
+		x, y := WeightedECDF(lags, ws)
+		return Curve{Name: withCost(m.Name, m.RequestsPerItem), X: x, Y: y, Steps: true}
+	}
+	x, y := percentileCurve(m.Lag)
+	return Curve{Name: withCost(m.Name, m.RequestsPerItem), X: x, Y: y}
 }
 
 // withCost is a schedule's legend name with its requests per item, so
