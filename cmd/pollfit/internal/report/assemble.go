@@ -57,7 +57,7 @@ func (b *builder) sections() []Section {
 			Text:   "Smoothed density of the age at the final answer, on a log-time axis (the area between two ages is the share answered between them). Dashed rules mark deadlines (timeouts where answers pile up), each with its share of items in the legend: a spike the smooth curve cannot show. A batch period is a wall-clock interval, not an age: the batch phase picture shows it.",
 			Figure: plot.DensityOf(b.dist)},
 		{ID: "survival", Title: "Survival",
-			Text:   fmt.Sprintf("Share of items still without a final answer at each age: Kaplan–Meier steps, with + where items were last seen still pending (censored: %d of the fitting items); the smoothed estimate the wide pale line along them. %.1f%% of the fitting items never answered within the data.", int(b.acc.Pending), 100*b.km.Never()),
+			Text:   fmt.Sprintf("Share of items still without a final answer at each age: Kaplan–Meier steps, with + where items were last seen still pending (censored: %d of the fitting items); the smoothed estimate the wide pale line along them. %.1f%% of the fitting items never answered within the data.", int(b.pending), 100*b.km.Never()),
 			Figure: plot.SurvivalOf(b.km, b.dist)},
 		{ID: "hazard", Title: "Hazard and ask rate",
 			Text:   b.hazardText(),

@@ -52,10 +52,12 @@ type builder struct {
 	train, test []estimate.Item
 	group       bool // one value's study under --by: no frontier of its own
 
-	acc    estimate.Accumulator
-	km     *estimate.Survival
-	dist   *estimate.Dist
-	period *estimate.Period
+	// pending is the weight of the fitting items still pending when
+	// the log was read (censored).
+	pending float64
+	km      *estimate.Survival
+	dist    *estimate.Dist
+	period  *estimate.Period
 
 	res     *fit.Result
 	fitted  *schedule.Schedule
@@ -66,10 +68,13 @@ type builder struct {
 }
 
 // estimate takes the Kaplan–Meier estimate, the smoothed density and
-// the batch period from the study.
+// the batch period from the study, and counts the fitting items still
+// pending.
 func (b *builder) estimate() {
 	for i, it := range b.train {
-		b.acc.AddWeighted(it, b.study.FitOn.Weight(i))
+		if !it.Status.Final() {
+			b.pending += b.study.FitOn.Weight(i)
+		}
 	}
 	b.km = b.study.Survival
 	b.dist = b.study.Density
