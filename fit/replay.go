@@ -125,12 +125,7 @@ func replaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions, tables fu
 	}
 	acc := lagAcc{keep: !opt.meanOnly}
 	acc.reserve(smp)
-	var requests float64
-	if r.listed() {
-		requests = replayListed(r, smp, &m, &acc)
-	} else {
-		requests = replayItems(r, smp, &m, &acc)
-	}
+	requests := replayItems(r, smp, &m, &acc)
 	m.RequestsPerItem = requests / m.Items
 	switch {
 	case opt.meanOnly:
@@ -151,12 +146,23 @@ func replaySample(s *schedule.Schedule, smp Sample, opt ReplayOptions, tables fu
 // of m and the lags of the detected items to acc, and returns the
 // weighted sum of the requests.
 func replayItems(r *replayer, smp Sample, m *Metrics, acc *lagAcc) (requests float64) {
-	for i, it := range smp.Items {
+	direct := r.listed()
+	var listed []time.Duration
+	for i := range smp.Items {
 		w := smp.Weight(i)
 		if w == 0 {
 			continue
 		}
-		o := replayOutcome(r.itemAt(i, it), it, m.Horizon)
+		it := &smp.Items[i]
+		var o outcome
+		if direct {
+			if r.tab != nil {
+				listed = r.tab.item(i)
+			}
+			o = listedOutcome(r.tl, listed, it, m.Horizon)
+		} else {
+			o = replayOutcome(r.itemAt(i, *it), *it, m.Horizon)
+		}
 		switch {
 		case !it.Status.Final():
 			m.Pending += w

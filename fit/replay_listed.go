@@ -7,43 +7,15 @@ import (
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
-// replayListed is replayItems for a replayer whose schedule ignores
-// signals and either has no aligned clauses or a table that lists each
-// item's aligned asks (listed reports which): the grafts' replays, many
-// of one batch shape under many age-based parts, and every replay of a
-// schedule by age alone. It asks the timeline and the item's listed
-// asks directly (listedOutcome), as itemAsks' next and count do,
-// without making an itemAsks of each item and copying it into every
-// question: the same outcomes, summed in the same order, in half the
-// time.
-func replayListed(r *replayer, smp Sample, m *Metrics, acc *lagAcc) (requests float64) {
-	tl, tab, h := r.tl, r.tab, m.Horizon
-	var listed []time.Duration
-	for i := range smp.Items {
-		w := smp.Weight(i)
-		if w == 0 {
-			continue
-		}
-		it := &smp.Items[i]
-		if tab != nil {
-			listed = tab.item(i)
-		}
-		o := listedOutcome(tl, listed, it, h)
-		switch {
-		case !it.Status.Final():
-			m.Pending += w
-		case o.seen:
-			m.Detected += w
-			acc.add(o.lag, w)
-		default:
-			m.Missed += w
-		}
-		requests += w * float64(o.asks)
-	}
-	return requests
-}
+// A replay of a schedule that ignores signals, with no aligned clauses
+// or with each item's aligned asks listed in a table (the grafts', many
+// of one batch shape under many age-based parts), asks the timeline and
+// the item's listed asks directly (listedOutcome), as itemAsks' next and
+// count do, without making an itemAsks of each item and copying it into
+// every question: the same outcomes, summed in the same order, in half
+// the time.
 
-// listed reports whether replayListed replays for r.
+// listed reports whether r's replays ask directly (see above).
 func (r *replayer) listed() bool {
 	return !r.reset && (r.tab != nil || len(r.aligned) == 0)
 }
