@@ -55,8 +55,11 @@ func (p *problem) newClauses(first, minGap, maxGap time.Duration) *clauseSet {
 	if spend > 0 {
 		walk = max(spend, c.bound)
 	}
-	c.sg = newClauseSet(p.l, first, p.horizon, p.forever, p.opt.AnyValues, p.opt.Landmarks, minGap, maxGap, p.countTo, walk)
-	c.key, c.marks, c.spend = k, slices.Clone(p.opt.Landmarks), walk
+	sg := newClauseSet(p.l, first, p.horizon, p.forever, p.opt.AnyValues, p.opt.Landmarks, minGap, maxGap, p.countTo, walk)
+	if c.sg != nil {
+		sg.stuckK = c.sg.stuckK // the stuck cap's search may start anywhere (stuckBracket)
+	}
+	c.sg, c.key, c.marks, c.spend = sg, k, slices.Clone(p.opt.Landmarks), walk
 	return c.sg
 }
 
