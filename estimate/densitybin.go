@@ -14,7 +14,7 @@ type logPoint struct{ lo, hi, w float64 }
 // neighbouring ages on each side.
 func densityPoints(t, m, ev []float64, res float64) []logPoint {
 	tied := tieGrid(t, ev) > 0
-	var pts []logPoint
+	pts := make([]logPoint, 0, len(t))
 	for i, ti := range t {
 		if !(m[i] > 0) {
 			continue

@@ -58,7 +58,7 @@ func KaplanMeier(t []float64, final []bool, w []float64) *Survival {
 	}
 	sortByAge(idx, t)
 
-	s := &Survival{}
+	s := newSurvival(distinctAges(idx, t))
 	integral, minute := true, true
 	atRisk, surv, gw := total, 1.0, 0.0
 	for k := 0; k < len(idx); {
@@ -167,6 +167,13 @@ func (s *Survival) Jumps() (t, mass []float64) {
 
 // jumps is Jumps with the (weighted) number of events at each age too.
 func (s *Survival) jumps() (t, mass, events []float64) {
+	n := 0
+	for _, d := range s.Events {
+		if d > 0 {
+			n++
+		}
+	}
+	t, mass, events = make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
 	prev := 1.0
 	for i, d := range s.Events {
 		if d > 0 {
@@ -177,6 +184,26 @@ func (s *Survival) jumps() (t, mass, events []float64) {
 		prev = s.Surv[i]
 	}
 	return t, mass, events
+}
+
+// distinctAges is the number of distinct ages t[i] of idx, sorted by age.
+func distinctAges(idx []int, t []float64) int {
+	n := 0
+	for k := range idx {
+		if k == 0 || t[idx[k]] != t[idx[k-1]] {
+			n++
+		}
+	}
+	return n
+}
+
+// newSurvival is a Survival with room for n ages (none: nil slices).
+func newSurvival(n int) *Survival {
+	if n == 0 {
+		return &Survival{}
+	}
+	return &Survival{Time: make([]float64, 0, n), Surv: make([]float64, 0, n), AtRisk: make([]float64, 0, n),
+		Events: make([]float64, 0, n), Censored: make([]float64, 0, n), greenwood: make([]float64, 0, n)}
 }
 
 // effectiveN is Kish's effective sample size of the Kaplan–Meier masses

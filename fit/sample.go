@@ -130,7 +130,10 @@ func SplitSample(smp Sample, frac float64, seed uint64) (fitOn, heldOut Sample) 
 	fitOn.Scale, heldOut.Scale = smp.Scale, smp.Scale
 	src := rand.NewPCG(seed, 0x401d0a7)
 	r := rand.New(src)
-	fitOn.Weights, heldOut.Weights = []float64{}, []float64{}
+	// A row of weight 2 or more most often lands on both sides.
+	n := smp.Len()
+	fitOn.Items, heldOut.Items = make([]estimate.Item, 0, n), make([]estimate.Item, 0, n)
+	fitOn.Weights, heldOut.Weights = make([]float64, 0, n), make([]float64, 0, n)
 	for i, it := range smp.Items {
 		w := smp.Weights[i]
 		n := math.Floor(w)
