@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/pollfit/pollfit/internal/radix"
 )
 
 // Survival is a Kaplan–Meier estimate of the survival function
@@ -186,6 +188,25 @@ func (s *Survival) jumps() (t, mass, events []float64) {
 	return t, mass, events
 }
 
+// radixAges is the fewest indices radixByAge sorts.
+const radixAges = 1 << 12
+
+// radixByAge sorts idx, which must increase, by t[i] with a stable radix
+// sort, the order sortByAge's comparison sort gives (a stable sort of
+// increasing indices leaves ties in index order); false, leaving idx as
+// it is, for an age the bits do not order (−0).
+func radixByAge(idx []int, t []float64) bool {
+	keys := make([]uint64, len(idx))
+	for k, i := range idx {
+		var ok bool
+		if keys[k], ok = radix.FloatKey(t[i]); !ok || (k > 0 && i <= idx[k-1]) {
+			return false
+		}
+	}
+	radix.Sort(keys, idx)
+	return true
+}
+
 // distinctAges is the number of distinct ages t[i] of idx, sorted by age.
 func distinctAges(idx []int, t []float64) int {
 	n := 0
@@ -226,8 +247,12 @@ func effectiveN(mass, events []float64) float64 {
 
 // sortByAge sorts the indices idx, increasing, by t[i], ties in index
 // order (as a stable sort of idx leaves them): the order KaplanMeier
-// sums tied weights in.
+// sums tied weights in. Long lists of indices that increase, as
+// KaplanMeier's do, are radix-sorted by age (radixByAge).
 func sortByAge(idx []int, t []float64) {
+	if len(idx) >= radixAges && radixByAge(idx, t) {
+		return
+	}
 	type at struct {
 		t float64
 		i int

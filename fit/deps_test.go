@@ -24,7 +24,8 @@ func TestNoFileFormats(t *testing.T) {
 }
 
 // TestInternalLeaves: the leaves under internal/ (quoting, CSV scanning,
-// quantile sketches, the test switch, the option error the layers share)
+// quantile sketches, the radix sort, the test switch, the option error
+// the layers share)
 // import no other pollfit package, so every layer may use them; the
 // report and its pictures, used only by the command, live under
 // cmd/pollfit/internal.
@@ -32,7 +33,7 @@ func TestInternalLeaves(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("fit: no go command on PATH to list dependencies")
 	}
-	for _, leaf := range []string{"quantile", "quote", "csvscan", "testenv", "opterr"} {
+	for _, leaf := range []string{"quantile", "quote", "csvscan", "radix", "testenv", "opterr"} {
 		pkg := "github.com/pollfit/pollfit/internal/" + leaf
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 		if err != nil {

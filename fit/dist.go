@@ -215,18 +215,17 @@ func (a *atoms) sorted() (ages, cum, ws []float64) {
 		}
 		return a.age, cum, nil
 	}
-	// The pairs sort together, by age alone: the sort compares and swaps
-	// as it would a list of indices, so ties keep the same order, at
-	// half the memory traffic.
-	type aw struct{ age, w float64 }
-	pairs := make([]aw, len(a.age))
+	// The pairs sort together, by age alone, in the order a comparison
+	// sort of them gives (sortLagWeights: a radix sort of a long list,
+	// unless ties of other weights could be ordered otherwise).
+	pairs := make([]lagWeight, len(a.age))
 	for k := range pairs {
-		pairs[k] = aw{a.age[k], a.w[k]}
+		pairs[k] = lagWeight{a.age[k], a.w[k]}
 	}
-	slices.SortFunc(pairs, func(x, y aw) int { return cmpFloat(x.age, y.age) })
+	sortLagWeights(pairs)
 	ages, ws = make([]float64, len(pairs)), make([]float64, len(pairs))
 	for k, p := range pairs {
-		ages[k], ws[k] = p.age, p.w
+		ages[k], ws[k] = p.lag, p.w
 		cum[k+1] = cum[k] + ws[k]
 	}
 	return ages, cum, ws

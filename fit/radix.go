@@ -3,6 +3,8 @@ package fit
 import (
 	"math"
 	"slices"
+
+	"github.com/pollfit/pollfit/internal/radix"
 )
 
 // sortNonNegative sorts xs, which must hold no negative numbers or NaNs,
@@ -17,33 +19,10 @@ func sortNonNegative(xs []float64) {
 		return
 	}
 	keys := make([]uint64, len(xs))
-	tmp := make([]uint64, len(xs))
-	var or uint64
 	for i, x := range xs {
 		keys[i] = math.Float64bits(x)
-		or |= keys[i]
 	}
-	const bits = 16
-	var count [1 << bits]int
-	for shift := uint(0); shift < 64; shift += bits {
-		if (or>>shift)&(1<<bits-1) == 0 {
-			continue // every key has zeros in this digit
-		}
-		clear(count[:])
-		for _, k := range keys {
-			count[(k>>shift)&(1<<bits-1)]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i], sum = sum, sum+c
-		}
-		for _, k := range keys {
-			d := (k >> shift) & (1<<bits - 1)
-			tmp[count[d]] = k
-			count[d]++
-		}
-		keys, tmp = tmp, keys
-	}
+	radix.Sort[struct{}](keys, nil)
 	for i, k := range keys {
 		xs[i] = math.Float64frombits(k)
 	}
@@ -68,49 +47,22 @@ func sortLagWeights(pairs []lagWeight) {
 // stably, and reports whether that is the order the comparison sort
 // gives; when it is not, pairs is left as it was.
 func radixLagWeights(pairs []lagWeight) bool {
-	type keyed struct {
-		k uint64
-		w float64
-	}
-	keys := make([]keyed, len(pairs))
-	and, or := ^uint64(0), uint64(0)
+	keys, ws := make([]uint64, len(pairs)), make([]float64, len(pairs))
 	for i, p := range pairs {
-		k := math.Float64bits(p.lag)
-		if k>>63 != 0 || math.IsNaN(p.lag) {
+		var ok bool
+		if keys[i], ok = radix.FloatKey(p.lag); !ok {
 			return false // negative, −0 or NaN: the bits do not order it
 		}
-		keys[i] = keyed{k, p.w}
-		and, or = and&k, or|k
+		ws[i] = p.w
 	}
-	tmp := make([]keyed, len(keys))
-	const bits = 11
-	var count [1 << bits]int
-	for shift := uint(0); shift < 64; shift += bits {
-		if ((and^or)>>shift)&(1<<bits-1) == 0 {
-			continue // every key has the same digit here
-		}
-		clear(count[:])
-		for _, x := range keys {
-			count[(x.k>>shift)&(1<<bits-1)]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i], sum = sum, sum+c
-		}
-		for _, x := range keys {
-			d := (x.k >> shift) & (1<<bits - 1)
-			tmp[count[d]] = x
-			count[d]++
-		}
-		keys, tmp = tmp, keys
-	}
+	radix.Sort(keys, ws)
 	for i := 1; i < len(keys); i++ {
-		if keys[i].k == keys[i-1].k && keys[i].w != keys[i-1].w {
+		if keys[i] == keys[i-1] && ws[i] != ws[i-1] {
 			return false // a tie the comparison sort may order otherwise
 		}
 	}
-	for i, x := range keys {
-		pairs[i] = lagWeight{math.Float64frombits(x.k), x.w}
+	for i, k := range keys {
+		pairs[i] = lagWeight{math.Float64frombits(k), ws[i]}
 	}
 	return true
 }
