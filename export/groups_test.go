@@ -142,15 +142,9 @@ func TestGeneratedGoSegments(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(dir, "main.go"), []byte(strings.Replace(segmentsProgram, "VALUES", strings.Join(quoted, ", "), 1)))
 	runGo(t, gotool, dir, "vet", "./...")
-	out := strings.Split(strings.TrimSpace(string(runGo(t, gotool, dir, "run", "."))), "\n")
-	if len(out) != len(values) {
-		t.Fatalf("%d lines for %d values:\n%s", len(out), len(values), strings.Join(out, "\n"))
-	}
+	out := valueLines(t, values, runGo(t, gotool, dir, "run", "."))
 	for i, v := range values {
-		want := s.Fallback
-		if i < len(s.Values) {
-			want = s.Schedules[i]
-		}
+		want := valueSchedule(s, i)
 		asks, _ := want.Timeline().Asks(10 * time.Minute)
 		var got []int64
 		if err := json.Unmarshal([]byte(out[i]), &got); err != nil {
@@ -221,20 +215,33 @@ func jsSegmentsMain(module string, values []string) []byte {
 	return []byte(strings.Replace(prog, "VALUES", strings.Join(keys, ", "), 1))
 }
 
-// checkJSSegments checks the program's lines against the schedule
-// package: each value's asks and BackOff walk, the fallback's for a
-// value not fitted.
-func checkJSSegments(t *testing.T, s Groups, values []string, output []byte) {
+// valueLines are a test program's lines of output, one per value.
+func valueLines(t *testing.T, values []string, output []byte) []string {
 	t.Helper()
 	out := strings.Split(strings.TrimSpace(string(output)), "\n")
 	if len(out) != len(values) {
 		t.Fatalf("%d lines for %d values:\n%s", len(out), len(values), strings.Join(out, "\n"))
 	}
+	return out
+}
+
+// valueSchedule is the schedule the i-th value a test program asks for
+// gets: its own, or the fallback's past the fitted values.
+func valueSchedule(s Groups, i int) *schedule.Schedule {
+	if i < len(s.Values) {
+		return s.Schedules[i]
+	}
+	return s.Fallback
+}
+
+// checkJSSegments checks the program's lines against the schedule
+// package: each value's asks and BackOff walk, the fallback's for a
+// value not fitted.
+func checkJSSegments(t *testing.T, s Groups, values []string, output []byte) {
+	t.Helper()
+	out := valueLines(t, values, output)
 	for i, v := range values {
-		want := s.Fallback
-		if i < len(s.Values) {
-			want = s.Schedules[i]
-		}
+		want := valueSchedule(s, i)
 		asks, _ := want.Timeline().Asks(10 * time.Minute)
 		var got struct{ Asks, Walk []int64 }
 		if err := json.Unmarshal([]byte(out[i]), &got); err != nil {
