@@ -56,8 +56,6 @@ type lawCache struct {
 	// tables are the aligned asks of smp's items, by aligned clauses
 	// and horizon (see alignedTable).
 	tables onceMap[tableKey, *alignedTable]
-	// clauses are the clause sets of the study's fits (see clauseSets).
-	clauses clauseSets
 }
 
 // distKey says which tabulated density: a smoothed density of the

@@ -52,14 +52,6 @@ type segEdge struct {
 	tail bool
 }
 
-// view is a copy of sg to solve on: its clauses, which no solve
-// writes, shared; the price per ask and the scratch table its own.
-func (sg *clauseSet) view() *clauseSet {
-	v := *sg
-	v.askPrice, v.scratch, v.stuckK = 0, nil, 0
-	return &v
-}
-
 // maxClauseAsks bounds the asks one clause may make, to keep the walk
 // over tiny intervals cheap.
 const maxClauseAsks = 5000
