@@ -61,16 +61,25 @@ type GroupOptions struct {
 	// MinFinal is the fewest final answers a group's fitting items
 	// need for a schedule of its own (default DefaultMinGroupFinal).
 	MinFinal int
-	// Limits computes the limit rows of the groups' studies and of the
-	// shared one, as Study does (pollfit report draws them); without it
-	// they are left out, as StudyOptions.NoLimit does (the NaN row, and
-	// groupNoLimit its LimitNote), unless NoLimit says why already.
-	Limits bool
+	// Full makes the groups' studies and the shared one whole, as Study
+	// does (pollfit report draws them so). Without it they leave out
+	// what only such a report reads, and every schedule and figure
+	// else is the same:
+	//   - the limit rows, as StudyOptions.NoLimit does (the NaN row,
+	//     and groupNoLimit its LimitNote), unless NoLimit says why
+	//     already;
+	//   - the exact (fit) row (StudyResult.ExactFit nil), and the main
+	//     fit's exact optimum on the smoothed density, with the
+	//     smoothing's cross-validation, unless deadline bursts are
+	//     placed over it or it is the schedule (Exact): Fit.Optimum is
+	//     then the one fitted to the raw items, and Smoothing the
+	//     density estimate's own.
+	Full bool
 }
 
 // groupNoLimit is the LimitNote of a study by group without
-// GroupOptions.Limits.
-const groupNoLimit = "the limit of a study by group is computed on request only (GroupOptions.Limits)"
+// GroupOptions.Full.
+const groupNoLimit = "the limit of a study by group is computed on request only (GroupOptions.Full)"
 
 // GroupStudy is a fit per group at a shared budget, and the one
 // schedule for all beside it at the same budget.
@@ -237,9 +246,10 @@ func StudyGroups(ctx context.Context, all *Sample, segs []Group, opt GroupOption
 	prog := newGroupProgress(opt.Progress)
 	shared := opt.StudyOptions
 	shared.Progress = prog.shared()
-	if !opt.Limits && shared.NoLimit == "" {
+	if !opt.Full && shared.NoLimit == "" {
 		shared.NoLimit = groupNoLimit
 	}
+	shared.lean = !opt.Full
 	opt.Progress = nil   // the groups' own studies run in parallel: prog counts them
 	opt.Frontier = false // the shared schedule's frontier only
 	for i, s := range segs {

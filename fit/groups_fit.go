@@ -276,9 +276,10 @@ func (s *GroupStudy) fitGroups(ctx context.Context, segs []Group, trains, tests 
 func groupStudy(ctx context.Context, base *study, train, test Sample, budget float64, opt GroupOptions) (*StudyResult, error) {
 	o := opt.StudyOptions
 	o.Budget, o.Family = Budget{RequestsPerItem: budget}, ""
-	if !opt.Limits && o.NoLimit == "" {
+	if !opt.Full && o.NoLimit == "" {
 		o.NoLimit = groupNoLimit
 	}
+	o.lean = !opt.Full
 	study := func(o StudyOptions) (*StudyResult, error) {
 		if base == nil {
 			return Study(ctx, train, &HeldOut{Sample: test, Holdout: o.Holdout, Seed: o.Seed}, o)

@@ -89,6 +89,12 @@ type StudyOptions struct {
 	// stages and how many values' fits are done, from the fits'
 	// goroutines, one call at a time.
 	Progress func(stage string)
+	// lean, set by StudyGroups without GroupOptions.Full, leaves out
+	// what no figure of a study by group reads but its report: the main
+	// fit's exact optimum on the smoothed density (and the smoothing's
+	// cross-validation), unless the schedule is placed over it (see
+	// smoothingShips), and the exact (fit) row.
+	lean bool
 }
 
 // DefaultStuckFactor times the requests budget is the default stuck cap.

@@ -119,10 +119,10 @@ func (st *study) fit(b Budget, stuck int) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Beside the main fit the smoothed optimum only places deadline
-	// bursts (or is the schedule, with Exact): without either it is not
-	// made.
-	if st.res.Density != nil && (st.isMain() || st.smoothingShips()) {
+	// Beside the main fit of a study that is not lean the smoothed
+	// optimum only places deadline bursts (or is the schedule, with
+	// Exact): without either it is not made.
+	if st.res.Density != nil && (st.isMain() && !st.opt.lean || st.smoothingShips()) {
 		st.smoothOptimum(res, o)
 		if err := st.stopped("fit: exact optimum"); err != nil {
 			return nil, err

@@ -73,11 +73,11 @@ func (st *study) neverAge(s *schedule.Schedule) time.Duration {
 	return end
 }
 
-// rows measures the exact optimum fitted on the fitting items, the
-// continuous rate of a model, and the baselines.
+// rows measures the exact optimum fitted on the fitting items (not in a
+// lean study), the continuous rate of a model, and the baselines.
 func (st *study) rows() error {
 	r := st.res
-	if st.model == nil && len(r.Fit.Optimum.Asks) > 0 {
+	if st.model == nil && len(r.Fit.Optimum.Asks) > 0 && !st.opt.lean {
 		row, err := st.measure("exact (fit)", atSchedule(r.Fit.Optimum.Asks))
 		if err != nil {
 			return err

@@ -62,7 +62,7 @@ func runGroups(e *env, rf *readFlags, v *fitFlagValues, bf *byFlags, args []stri
 	}
 	line := newStageLine(e, cmd+" --by "+bf.by, rf.quiet)
 	opt.Progress = line.progress()
-	res, err := fit.StudyGroups(e.context(), in.Whole(), segs, fit.GroupOptions{StudyOptions: opt, PerGroup: bf.perGroup, MinFinal: bf.minFinal, Limits: cmd == "report"})
+	res, err := fit.StudyGroups(e.context(), in.Whole(), segs, fit.GroupOptions{StudyOptions: opt, PerGroup: bf.perGroup, MinFinal: bf.minFinal, Full: cmd == "report"})
 	line.stop()
 	if err != nil {
 		return nil, fmt.Errorf("%s: --by %s: %w", cmd, bf.by, err)
