@@ -130,8 +130,16 @@ func bracketHull(l law, obj Objective, at func(lambda float64) ([]float64, sums)
 	hi := 1.0
 	b, sb := at(hi)
 	for !within(sb) {
+		if hi == hullProbeAfter {
+			// A higher price never buys more requests: when the dearest
+			// the walk would try buys too many, so does every price below
+			// it, and the walk would solve them all to find that out.
+			if _, top := at(hullTopPrice); !within(top) {
+				return mixed{}, noHullFits(cost)
+			}
+		}
 		if hi *= 4; hi > 1e15 {
-			return mixed{}, fmt.Errorf("no schedule spends as little as %.4g requests per item", cost)
+			return mixed{}, noHullFits(cost)
 		}
 		b, sb = at(hi)
 	}
@@ -162,6 +170,23 @@ func bracketHull(l law, obj Objective, at func(lambda float64) ([]float64, sums)
 		w = (cost - sb.requests) / (sa.requests - sb.requests)
 	}
 	return mixed{a: a, b: b, w: math.Min(math.Max(w, 0), 1), l: l}, nil
+}
+
+// hullTopPrice is the dearest price bracketHull's walk up tries (4²⁴: the
+// next is over 1e15), and hullProbeAfter the price after which, still over the
+// cost, it tries that one first: a cost below every schedule's (the
+// report's frontier from 1.5 requests per item, where the cheapest
+// limit asks first and at the give-up age) then fails in 5 programmes,
+// not 25.
+const (
+	hullTopPrice   = 1 << 48 // 4²⁴
+	hullProbeAfter = 64
+)
+
+// noHullFits is bracketHull's error for a cost no schedule spends as
+// little as.
+func noHullFits(cost float64) error {
+	return fmt.Errorf("no schedule spends as little as %.4g requests per item", cost)
 }
 
 // prediction is the mix on its law: the share detected and the mean lag
