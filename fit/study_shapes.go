@@ -50,12 +50,15 @@ func (st *study) findShapes() *Shapes {
 // startShapes runs the estimators on their own goroutine, so that they
 // overlap the density estimate and the first fit, which do not need
 // them; they only read the fitting items and their Kaplan–Meier
-// estimate.
+// estimate. What they find is written where st.found points, set
+// before they start, so that a copy of the study made meanwhile (the
+// report's frontier's) reads the pointer without a race, and what it
+// points to once st.shapes is closed.
 func (st *study) startShapes() {
-	st.shapes = make(chan struct{})
+	st.shapes, st.found = make(chan struct{}), &Shapes{}
 	go func() {
 		defer close(st.shapes)
-		st.found = st.estimateShapes()
+		*st.found = *st.estimateShapes()
 	}()
 }
 
