@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/pollfit/pollfit/estimate/logs"
@@ -34,6 +35,44 @@ func (r *readFlags) byHint(ctx context.Context, args []string, st logs.Stats) st
 		parts = append(parts, groupName(m.Value)+" "+schedule.FormatAge(m.Median))
 	}
 	return fmt.Sprintf("%s separates answers (median %s): try --by %s", h.Column, listSome(parts), h.Column)
+}
+
+// hintNote is byHint looked for on a goroutine of its own, beside the
+// study and what follows it (the report's figures and page), and said
+// once the command has its result; nil says nothing.
+type hintNote struct {
+	done chan struct{}
+	note string
+}
+
+// lookForHint starts byHint for the logs at args (nil when quiet, or
+// when no hint is looked for: see byHint).
+func (r *readFlags) lookForHint(ctx context.Context, args []string, st logs.Stats) *hintNote {
+	if r.quiet || r.noHint || r.histogram {
+		return nil
+	}
+	h := &hintNote{done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		h.note = r.byHint(ctx, args, st)
+	}()
+	return h
+}
+
+// wait waits for the hint (nothing for nil) and returns it.
+func (h *hintNote) wait() string {
+	if h == nil {
+		return ""
+	}
+	<-h.done
+	return h.note
+}
+
+// say writes the hint, once found, as a note to w.
+func (h *hintNote) say(w io.Writer) {
+	if n := h.wait(); n != "" {
+		fmt.Fprintf(w, "pollfit: note: %s\n", n)
+	}
 }
 
 // statusHint says that h's column holds status words, naming the values

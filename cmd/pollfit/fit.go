@@ -365,6 +365,7 @@ func fitFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		rep.hint.say(e.stderr)
 		if *explore > 0 {
 			c, err := fit.StudyExplored(rep.res, *explore)
 			if err != nil {
@@ -437,9 +438,13 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	rep.source = inputSource(args, in)
 	line := newStageLine(e, cmd, rf.quiet)
 	opt.Progress = line.progress()
+	// The hint reads the logs again, on one core: beside the study, which
+	// leaves one idle now and then, rather than after it.
+	rep.hint = rf.lookForHint(e.context(), args, in.Stats)
 	rep.res, err = fit.Study(e.context(), in.FitOn, in.HeldOut, opt)
 	line.stop()
 	if err != nil {
+		rep.hint.wait()
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	flagResult(rep.res)
@@ -447,9 +452,6 @@ func runStudy(e *env, rf *readFlags, v *fitFlagValues, args []string, cmd string
 	if !rf.quiet {
 		for _, n := range rep.res.Notes {
 			fmt.Fprintf(e.stderr, "pollfit: warning: %s\n", n)
-		}
-		if h := rf.byHint(e.context(), args, in.Stats); h != "" {
-			fmt.Fprintf(e.stderr, "pollfit: note: %s\n", h)
 		}
 	}
 	return rep, nil

@@ -23,6 +23,9 @@ type fitReport struct {
 	heldOut *fit.HeldOut
 	opt     fit.StudyOptions // the options the study ran with
 	explore *fit.ExploreCost // --explore's cost, or nil
+	// hint is the note on a column the read did not use, looked for
+	// beside the study (nil: none looked for); the command says it.
+	hint *hintNote
 }
 
 func (r *fitReport) writeText(w io.Writer) {

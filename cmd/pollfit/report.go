@@ -98,6 +98,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 			if rep, err = runStudy(e, rf, ff, args, "report"); err != nil {
 				return err
 			}
+			defer rep.hint.wait() // looked for beside the study and the page, said after them
 		}
 		opt := report.Options{Title: *title, Inputs: args, Command: repCommand(e.args), Version: version(), Shapes: shapeLines(rep.res), Clauses: rep.opt.Clauses}
 		if opt.Title == "" {
@@ -126,6 +127,7 @@ func reportFlags(fs *pflag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		rep.hint.say(e.stderr)
 		if *out != "" && *out != "-" && !rf.quiet {
 			fmt.Fprintf(e.stderr, "pollfit: wrote %s\n", *out) // the page went to a file: say where
 		}
