@@ -170,6 +170,23 @@ func withinOwnBracket(comp *Comparison, fits []costLag) bool {
 	return false
 }
 
+// checkSameLag: the same-lag row waits no longer than the baseline, and
+// costs no more than the study's own fit when that fit waits no longer
+// than the baseline within the comparison's stuck cap (it is a fitted
+// schedule at that lag, found already).
+func checkSameLag(rep invReport, res *StudyResult, comp *Comparison) {
+	f, want := res.Fitted, comp.Baseline.Lag.Mean
+	if s := comp.SameLag; s != nil && s.Lag.Mean > want {
+		rep.fail("same lag: no longer", "baseline %s %.6gs, same lag row %.6gs at %.4g requests per item", comp.Name, want, s.Lag.Mean, s.RequestsPerItem)
+	}
+	if f.Lag.Mean > want || (comp.StuckCap > 0 && f.Stuck > float64(comp.StuckCap)) {
+		return // the fit itself is no candidate
+	}
+	if s := comp.SameLag; s == nil || s.RequestsPerItem > f.RequestsPerItem {
+		rep.fail("same lag: no dearer than the fit", "baseline %s %.6gs (stuck cap %d); the fit %.6gs at %.4g requests per item (stuck %.4g); same lag row %+v", comp.Name, want, comp.StuckCap, f.Lag.Mean, f.RequestsPerItem, f.Stuck, s)
+	}
+}
+
 // checkEqualCost: the equal-cost lag is read inside what was measured,
 // between the lags of fits whose held-out costs bracket the baseline's
 // (never extrapolated); the fit's own lag when the costs agree to 0.5%.

@@ -154,6 +154,20 @@ func (st *study) atCost(c *Comparison, main bool, cv *curve) error {
 	return nil
 }
 
+// mainOnCurve is the study's own fit as a point of the search for the
+// same lag as baseline c, when it keeps the comparison's stuck cap: it
+// is a fitted schedule too, and when it waits no longer than the
+// baseline for less than the search found, the row says so (the search
+// fits under the baseline's cap, and a few budgets only). None when it
+// asks a stuck item more, or nothing was fitted.
+func (st *study) mainOnCurve(c *Comparison) []curvePoint {
+	r := st.res
+	if r.Schedule == nil || (c.StuckCap > 0 && r.Fitted.Stuck > float64(c.StuckCap)) {
+		return nil
+	}
+	return []curvePoint{{costPoint: costPoint{row: r.Fitted, s: r.Schedule}, ok: true}}
+}
+
 // sameLag finds the cheapest fit, at budgets from 1 request per item to
 // the baseline's cost, that waits no longer than the baseline on the
 // held-out items: from the fits at its cost and at up to sameLagGrid
@@ -164,7 +178,8 @@ func (st *study) atCost(c *Comparison, main bool, cv *curve) error {
 // through them, then halfway, in turn). Every fit tried is kept if it
 // qualifies, the lag falling with the budget only to held-out noise:
 // a budget below one that waits longer is not fitted, as on a falling
-// curve it would wait longer still.
+// curve it would wait longer still. The study's own fit is one more
+// candidate, within the baseline's stuck cap (mainOnCurve).
 func (st *study) sameLag(c *Comparison, cv *curve) error {
 	c.Saving = math.NaN()
 	if c.Budget.Kind() != BudgetRequests {
@@ -196,7 +211,7 @@ func (st *study) sameLag(c *Comparison, cv *curve) error {
 		}
 		pts = append(pts, p[0])
 	}
-	for _, p := range pts {
+	for _, p := range append(pts, st.mainOnCurve(c)...) {
 		if p.ok && p.row.Lag.Mean <= want && (c.SameLag == nil || p.row.RequestsPerItem < c.SameLag.RequestsPerItem) {
 			r := p.row
 			r.Name = "fitted, same lag as " + c.Name
