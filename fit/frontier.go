@@ -1,6 +1,10 @@
 package fit
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // FrontierPoint is the lag each kind of schedule achieves at one cost,
 // measured on the held-out items (or the model) to the give-up age (see
@@ -60,4 +64,31 @@ func FrontierLimitLabel(pts []FrontierPoint) string {
 		}
 	}
 	return label
+}
+
+// FrontierLimitNote is what a frontier's limit is and does not cover,
+// when its label says "by age" (FrontierLimitLabel): the schedules that
+// ask by the wall clock or reset on signal, which may beat it, and at
+// how many budgets the fitted ones do; "" for a limit no schedule beside
+// it can beat. pollfit frontier prints it under the table, after the
+// label, and the report in its picture's text.
+func FrontierLimitNote(pts []FrontierPoint) string {
+	if !strings.Contains(FrontierLimitLabel(pts), limitByAge) {
+		return ""
+	}
+	beat, n := 0, 0
+	for _, p := range pts {
+		if math.IsNaN(p.Limit.Lag.Mean) || math.IsNaN(p.Fitted.Lag.Mean) {
+			continue
+		}
+		n++
+		if p.Fitted.Lag.Mean < p.Limit.Lag.Mean {
+			beat++
+		}
+	}
+	s := "the least mean lag at each budget of a schedule that asks by age alone; schedules here also ask by the wall clock or reset on signal, which it does not cover, and so may beat it"
+	if beat > 0 {
+		s += fmt.Sprintf(" (the fitted ones do at %d of the %d budgets)", beat, n)
+	}
+	return s
 }

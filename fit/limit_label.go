@@ -6,6 +6,10 @@ import (
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
+// limitByAge is LimitLabel's word for a limit that schedules beside it may
+// beat, asking by the wall clock or resetting on signal.
+const limitByAge = "by age"
+
 // LimitLabel is the one label of the limit's row or column, in fit's
 // table, frontier's, the report's and --json's names: "limit", with in
 // brackets what it is bounded to. "by age" when one of the schedules
@@ -21,7 +25,7 @@ func LimitLabel(kind BudgetKind, bound bool, scheds ...*schedule.Schedule) strin
 	var parts []string
 	for _, s := range scheds {
 		if s != nil && (s.ResetOnSignal || len(s.Aligned) > 0) {
-			parts = append(parts, "by age")
+			parts = append(parts, limitByAge)
 			break
 		}
 	}

@@ -240,6 +240,9 @@ func writeFrontierText(w io.Writer, pts []fit.FrontierPoint, base []fit.Row, k i
 			schedule.FormatAge(p.Fixed.Lag.Mean), schedule.FormatAge(p.FixedInterval), schedule.FormatAge(p.Backoff.Lag.Mean), schedule.FormatAge(p.BackoffBase), schedule.FormatAge(p.Jitter.Lag.Mean), schedule.FormatAge(p.JitterBase))
 	}
 	tw.Flush()
+	if note := fit.FrontierLimitNote(pts); note != "" && limits {
+		fmt.Fprintf(w, "\n%s: %s\n", fit.FrontierLimitLabel(pts), note)
+	}
 	if knee != nil {
 		fmt.Fprintf(w, "\nknee at %.3g requests per item: from it on, one more request per item buys less than %.0f%% of the mean lag at every budget of the table (there %s of the %s it waits; gain/req: the lag the next request buys, on the fitted schedules)\n",
 			knee.RequestsPerItem, 100*fit.KneeShare, schedule.FormatAge(knee.Gain), schedule.FormatAge(knee.Fitted.Lag.Mean))

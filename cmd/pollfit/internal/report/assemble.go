@@ -124,6 +124,15 @@ func (b *builder) frontierText() string {
 	for i, p := range b.front {
 		at[i] = strconv.FormatFloat(p.RequestsPerItem, 'g', 3, 64)
 	}
+	s := b.frontierAbout(at)
+	if note := fit.FrontierLimitNote(b.front); note != "" {
+		s += " The " + fit.FrontierLimitLabel(b.front) + " here: " + note + "."
+	}
+	return s
+}
+
+// frontierAbout is what the frontier's picture draws, at budgets at.
+func (b *builder) frontierAbout(at []string) string {
 	return "Mean lag against requests per item, all measured on the held-out items to the give-up age: the fit's frontier, at " + strings.Join(at, ", ") +
 		" requests per item (pollfit frontier --budgets prints these points as a table). The limit is the hindsight optimum on those very items at each cost: no schedule asking by age does better there. The fitted schedules are what pollfit fit ships at each budget, at the fit's own the schedule to ship. Dashed: the families people use, a fixed interval and exponential backoff doubling each gap (with and without full jitter), each at its best parameter within the budget and the stuck cap. The knee is the first budget from which on one more request per item buys less than 5% of the mean lag at every budget drawn."
 }
