@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/fit/schedule"
 )
 
@@ -56,6 +57,7 @@ func (st *study) bootstrap() error {
 			reads[i] = append(reads[i], reps.add(s, st.test, c.Fitted.Horizon))
 		}
 	}
+	reps.replay()
 	lag, p95, req := grid2(len(rows), n), grid2(len(rows), n), grid2(len(rows), n)
 	change := grid2(len(r.Baselines), n)
 	draw := newPoissonDraws(st.test)
@@ -140,11 +142,18 @@ func containing(ci Interval, x float64) Interval {
 // once on the held-out items: by canonical text and horizon.
 type distinctReplays struct {
 	keys []replayKey
+	todo []distinctReplay
 	reps []*replayed
 }
 
+// distinctReplay is a schedule to replay on items to a horizon.
+type distinctReplay struct {
+	s     *schedule.Schedule
+	items []estimate.Item
+}
+
 // add is the index of s replayed on smp to the horizon Replay gives
-// h, replaying it when new.
+// h, once replay has run: a schedule seen before keeps its index.
 func (d *distinctReplays) add(s *schedule.Schedule, smp Sample, h time.Duration) int {
 	h = replayHorizon(s, smp, h)
 	k := replayKey{s: schedule.Format(s), h: h}
@@ -152,8 +161,18 @@ func (d *distinctReplays) add(s *schedule.Schedule, smp Sample, h time.Duration)
 		return i
 	}
 	d.keys = append(d.keys, k)
-	d.reps = append(d.reps, replayAll(s, smp.Items, h))
-	return len(d.reps) - 1
+	d.todo = append(d.todo, distinctReplay{s, smp.Items})
+	return len(d.keys) - 1
+}
+
+// replay replays the schedules added, each on its own goroutine (a
+// replay only reads its schedule and items).
+func (d *distinctReplays) replay() {
+	d.reps = make([]*replayed, len(d.todo))
+	parallel(len(d.todo), func(i int) error {
+		d.reps[i] = replayAll(d.todo[i].s, d.todo[i].items, d.keys[i].h)
+		return nil
+	})
 }
 
 // resampled is one replay measured on a resample.
