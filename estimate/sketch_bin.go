@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"math"
+	"runtime"
 	"sync"
 )
 
@@ -87,10 +88,7 @@ func (t *binTable) outside(age float64) (int, bool) {
 }
 
 func (t *binTable) build() {
-	edge := make([]float64, t.bins+2)
-	for i := 1; i <= t.bins+1; i++ {
-		edge[i] = t.edgeOf(i)
-	}
+	edge := t.edges()
 	shift := 52 - t.bits
 	base := math.Float64bits(t.lo) >> shift
 	n := math.Float64bits(math.Nextafter(t.hi, 0))>>shift - base + 1
@@ -106,12 +104,45 @@ func (t *binTable) build() {
 	t.search = binSearch{start: start, edge: edge, base: base, shift: shift}
 }
 
-// edgeOf is the least age that t.bin puts in bin i or above: near
-// lo·10^((i−1−nudge)/perDecade), moved to the exact float.
-func (t *binTable) edgeOf(i int) float64 {
-	a := t.lo * math.Pow(10, (float64(i-1)-t.nudge)/t.perDecade)
-	for t.bin(a) >= i && a > 0 {
-		a = math.Nextafter(a, 0)
+// edges are the bins' exact lower edges, edge[i] for i = 1..bins+1: two
+// logarithms each at least (the edge's bin and the float below's), 130,000
+// edges for the sketch's grid, so computed in as many slices as there are
+// cores (the table is built on a read's first row, while the other sinks
+// wait), each edge guessed from the one below it (BenchmarkBuildBinTable:
+// 13 ms on 2 cores, 27 ms in one slice with a power of ten per guess).
+func (t *binTable) edges() []float64 {
+	edge := make([]float64, t.bins+2)
+	step := math.Pow(10, 1/t.perDecade)
+	n := max(1, min(runtime.GOMAXPROCS(0), t.bins/1000))
+	var wg sync.WaitGroup
+	for k := range n {
+		lo, hi := 1+k*(t.bins+1)/n, 1+(k+1)*(t.bins+1)/n
+		wg.Go(func() {
+			guess := t.lo * math.Pow(10, (float64(lo-1)-t.nudge)/t.perDecade)
+			for i := lo; i < hi; i++ {
+				edge[i] = t.edgeFrom(i, guess)
+				guess = edge[i] * step // within an ulp or two of the next edge
+			}
+		})
+	}
+	wg.Wait()
+	return edge
+}
+
+// edgeFrom is the least age that t.bin puts in bin i or above, walked to
+// float by float from a guess a > 0 near it (lo·10^((i−1−nudge)/perDecade),
+// or the edge below times a bin's ratio): the same from any start.
+func (t *binTable) edgeFrom(i int, a float64) float64 {
+	if t.bin(a) >= i {
+		// Down to the greatest age below bin i: the one above it is the
+		// least in bin i or above (bin does not decrease with the age).
+		for a > 0 {
+			below := math.Nextafter(a, 0)
+			if t.bin(below) < i {
+				return a
+			}
+			a = below
+		}
 	}
 	for t.bin(a) < i {
 		a = math.Nextafter(a, math.Inf(1))
