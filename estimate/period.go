@@ -95,8 +95,9 @@ func Periodicity(a *Accumulator, opt PeriodOptions) *Period {
 	for i := len(cands) - 1; i >= 0; i-- { // large first: they fold the small
 		pf.fold(cands[i])
 	}
-	for _, P := range cands {
-		p := pf.hTest(P)
+	sums := pf.allPowerSums(cands)
+	for i, P := range cands {
+		p := pf.hTest(P, sums[i])
 		pc := -math.Expm1(float64(len(cands)) * math.Log1p(-p)) // Šidák
 		if !(pc < opt.Alpha) {
 			continue

@@ -3,8 +3,11 @@ package estimate
 import (
 	"math"
 	"math/cmplx"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // phaseFolder folds the accumulator's time-of-day histogram at candidate
@@ -91,9 +94,8 @@ func (pf *phaseFolder) fold(P float64) []float64 {
 // Z²_m = (2/N) Σ_{k≤m} |Σ w e^{ikθ}|², H = max_m Z²_m − 4m + 4 and
 // P(H > h) ≈ exp(−0.4 h) (de Jager & Büsching 2010), conservative when
 // fewer than 20 harmonics are allowed.
-func (pf *phaseFolder) hTest(P float64) float64 {
+func (pf *phaseFolder) hTest(P float64, sums []complex128) float64 {
 	m := pf.harmonics(P)
-	sums := pf.powerSums(P, m)
 	z2, H := 0.0, math.Inf(-1)
 	base := int(math.Round(daySeconds / P))
 	for k := 1; k <= m; k++ {
@@ -103,6 +105,24 @@ func (pf *phaseFolder) hTest(P float64) float64 {
 		H = max(H, z2-4*float64(k)+4)
 	}
 	return math.Min(1, math.Exp(-0.4*H))
+}
+
+// allPowerSums are the power sums of each candidate (powerSums, to its
+// harmonics), on as many goroutines as there are cores: each only reads
+// its fold, made already, so the sums are the ones made in turn.
+func (pf *phaseFolder) allPowerSums(cands []float64) [][]complex128 {
+	sums := make([][]complex128, len(cands))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(cands)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(cands); i = int(next.Add(1) - 1) {
+				sums[i] = pf.powerSums(cands[i], pf.harmonics(cands[i]))
+			}
+		})
+	}
+	wg.Wait()
+	return sums
 }
 
 // powerSums returns Σ w e^{ikθ} over the bins of the fold at P (weight
