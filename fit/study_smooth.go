@@ -139,17 +139,26 @@ func (st *study) crossValidate(o Options) (best int, ok bool) {
 		f.asks, f.mult, f.ok = exactAsks(d, o)
 		return nil
 	})
+	for _, f := range fits {
+		if !f.ok {
+			return 0, false
+		}
+	}
+	// Each fit is scored on the other half, each at once; then the
+	// scores of a bandwidth join, half 0's fit's first.
+	scored := make([][]float64, len(fits))
+	parallel(len(fits), func(j int) error {
+		k := j / nb
+		lambda := fits[k*nb].mult // one price per request for every candidate
+		scored[j] = itemScores(halves[1-k], fits[j].asks, o.Objective, lambda)
+		return nil
+	})
 	scores := make([][]float64, nb)
 	var ws []float64
 	for k := range halves {
 		other := halves[1-k]
-		lambda := fits[k*nb].mult // one price per request for every candidate
 		for i := range bandwidthFactors {
-			f := fits[k*nb+i]
-			if !f.ok {
-				return 0, false
-			}
-			scores[i] = append(scores[i], itemScores(other, f.asks, o.Objective, lambda)...)
+			scores[i] = append(scores[i], scored[k*nb+i]...)
 		}
 		for j := range other.Items {
 			ws = append(ws, other.Weight(j))
