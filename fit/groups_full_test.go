@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/pollfit/pollfit/estimate"
 	"github.com/pollfit/pollfit/estimate/logs"
-	"github.com/pollfit/pollfit/internal/loggen"
 )
 
 // TestGroupFullOnRequest: the groups' own studies and the shared one
@@ -102,25 +100,12 @@ func checkLean(t *testing.T, name string, r *StudyResult) int {
 // rows rows, read as pollfit reads it, in the order they first come.
 func realisticGroups(t *testing.T, seed uint64, rows int) []Group {
 	t.Helper()
-	g, err := loggen.NewRealistic(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "own.csv")
-	f, err := os.Create(path)
-	if err != nil {
+	if _, err := writeRealistic(t, path, seed, rows); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.WriteCSV(f, rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	opt := logs.Options{CreatedCol: loggen.RealisticCreated, SettledCol: loggen.RealisticSettled, StatusCol: loggen.RealisticStatus,
-		PendingStatus: []string{loggen.RealisticStuckAs}, By: loggen.RealisticBy}
 	var segs []Group
-	_, err = logs.EachBy([]string{path}, opt, func(it estimate.Item, _ float64, k int, v string) {
+	_, err := logs.EachBy([]string{path}, realisticRead, func(it estimate.Item, _ float64, k int, v string) {
 		if k == len(segs) {
 			segs = append(segs, Group{Value: v})
 		}

@@ -47,26 +47,14 @@ var invBaselines = []string{
 // budget or a max-attempts one; and one baseline.
 func newInvCase(t *testing.T, dir string, seed uint64, rows int) invCase {
 	t.Helper()
-	g, err := loggen.NewRealistic(seed)
+	path := filepath.Join(dir, fmt.Sprintf("own%d.csv", seed))
+	g, err := writeRealistic(t, path, seed, rows)
 	if err != nil {
 		t.Skipf("%v", err)
 	}
-	path := filepath.Join(dir, fmt.Sprintf("own%d.csv", seed))
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.WriteCSV(f, rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
 	groups := map[string][]estimate.Item{}
 	var all []estimate.Item
-	opt := logs.Options{CreatedCol: loggen.RealisticCreated, SettledCol: loggen.RealisticSettled, StatusCol: loggen.RealisticStatus,
-		PendingStatus: []string{loggen.RealisticStuckAs}, By: loggen.RealisticBy}
-	st, err := logs.EachBy([]string{path}, opt, func(it estimate.Item, _ float64, _ int, v string) {
+	st, err := logs.EachBy([]string{path}, realisticRead, func(it estimate.Item, _ float64, _ int, v string) {
 		all = append(all, it)
 		groups[v] = append(groups[v], it)
 	})
@@ -99,6 +87,32 @@ func newInvCase(t *testing.T, dir string, seed uint64, rows int) invCase {
 	}
 	c.desc += ", baseline now=" + c.base
 	return c
+}
+
+// realisticRead reads a realistic log as pollfit reads a payments
+// export: its own column names and status words, by channel.
+var realisticRead = logs.Options{CreatedCol: loggen.RealisticCreated, SettledCol: loggen.RealisticSettled, StatusCol: loggen.RealisticStatus,
+	PendingStatus: []string{loggen.RealisticStuckAs}, By: loggen.RealisticBy}
+
+// writeRealistic writes the realistic log of seed with rows rows to path
+// and returns its make-up (an error when the seed draws none).
+func writeRealistic(t *testing.T, path string, seed uint64, rows int) (*loggen.Realistic, error) {
+	t.Helper()
+	g, err := loggen.NewRealistic(seed)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.WriteCSV(f, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return g, nil
 }
 
 // invOptions draws the study's budget and settings.
